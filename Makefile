@@ -1,0 +1,51 @@
+# prefect-docai — the README's two commands are `make demo` and `make test`.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.docai-installed
+EXTRAS := server,s3,gcs,dask,dev
+
+# Tesseract with Debian's OpenMP build burns both cores for no gain; parallelise across
+# pages with processes instead (shared/notes/engines.md §1).
+export OMP_THREAD_LIMIT := 1
+export PYTHONDONTWRITEBYTECODE := 1
+
+.PHONY: setup apt venv demo test test-fast lint bench lock clean
+
+setup: apt venv
+
+apt:
+	@bash scripts/setup-apt.sh
+
+venv: $(STAMP)
+
+$(STAMP): pyproject.toml requirements/lock.txt
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --disable-pip-version-check --upgrade "pip>=24" setuptools wheel
+	$(BIN)/python -m pip install -q --disable-pip-version-check -c requirements/lock.txt -e ".[$(EXTRAS)]"
+	$(BIN)/python -m pip check
+	@touch $(STAMP)
+
+demo: setup
+	$(BIN)/docai demo
+
+lint: setup
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/mypy --strict src/
+
+test: setup lint
+	$(BIN)/python -m pytest -q tests
+
+test-fast: venv
+	$(BIN)/python -m pytest -q -x tests
+
+bench: setup
+	$(BIN)/python -m benchmarks
+
+# Re-pin every dependency to what is installed now (run after changing pyproject.toml).
+lock: $(STAMP)
+	$(BIN)/python -m pip freeze --exclude-editable --disable-pip-version-check | grep -v '^prefect-docai' > requirements/lock.txt
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache docai-output docai-samples
