@@ -1,0 +1,1 @@
+"""Accuracy and throughput benchmarks (not tests). Run all with ``make bench``."""
