@@ -161,6 +161,8 @@ class InvoiceChecks(_Model):
     vat_id_valid: bool | None = None
     totals_consistent: bool | None = None
     taxes_consistent: bool | None = None
+    line_items_consistent: bool | None = None
+    """Line items' net amounts sum to the net total (issue #4's fifth check)."""
 
 
 class InvoiceResult(_Model):
