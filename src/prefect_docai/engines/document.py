@@ -10,7 +10,24 @@ height, origin top-left (the RESULTS.md convention).
 
 from __future__ import annotations
 
+import contextlib
+import io
+import os
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any, Literal, overload
+
+from PIL import Image, ImageOps, UnidentifiedImageError
+
+from prefect_docai.engines import ocr, raster
+from prefect_docai.engines.base import DocumentError
+from prefect_docai.engines.ocr import Orientation
+from prefect_docai.engines.sniff import MAX_PIXELS, inspect_document
+from prefect_docai.engines.textlayer import TextLayer, read_text_layer
+
+PDF = "application/pdf"
 
 BBox = tuple[float, float, float, float]
 
@@ -36,3 +53,574 @@ class Line:
     confidence: float
     words: tuple[Word, ...]
     block: int
+
+
+# --- loader -----------------------------------------------------------------------------
+
+MAX_PAGE_POINTS = 14_400.0
+"""PDF's own limit for a page side (200 in); anything larger is hostile or broken."""
+MIN_PAGE_POINTS = 3.0
+MAX_RENDER_PIXELS = 80_000_000
+"""A render larger than this (≈ A1 at 300 dpi) is made at a lower resolution instead."""
+MIN_IMAGE_DPI = 100
+MAX_IMAGE_DPI = 1_200
+OSD_MIN_CONFIDENCE = 3.0
+"""Tesseract OSD orientation confidence needed before a page is turned."""
+
+_PDFIUM_LOCK = threading.RLock()
+"""pdfium is not thread-safe (not even across documents): every call goes through this."""
+
+_executor: ThreadPoolExecutor | None = None
+_executor_lock = threading.Lock()
+
+Source = Literal["text-layer", "ocr"]
+
+
+def ocr_workers() -> int:
+    """Threads that OCR pages of one document at once (``DOCAI_OCR_THREADS``, default:
+    the CPU count, at most 4). Tesseract runs without the GIL, so threads scale."""
+    configured = os.environ.get("DOCAI_OCR_THREADS", "").strip()
+    if configured.isdigit() and int(configured) > 0:
+        return int(configured)
+    return max(1, min(4, os.cpu_count() or 1))
+
+
+def _pool() -> ThreadPoolExecutor:
+    global _executor
+    with _executor_lock:
+        if _executor is None:
+            _executor = ThreadPoolExecutor(max_workers=ocr_workers(), thread_name_prefix="docai-ocr")
+        return _executor
+
+
+class Page:
+    """One upright page. Nothing is rendered or recognized until it is asked for."""
+
+    def __init__(self, document: Document, index: int) -> None:
+        self._document = document
+        self._index = index
+        self.number = index + 1
+        self._lock = threading.RLock()
+        self._text_layer: TextLayer | None = None
+        self._orientation: Orientation | None = None
+        self._orientation_done = False
+        self._deskew_angle = 0.0
+        self._words: list[Word] | None = None
+        self._lines: list[Line] | None = None
+        self._rows: list[list[int]] = []
+        self._languages: tuple[str, ...] | None = None
+
+    def __repr__(self) -> str:
+        return f"<Page {self.number} of {self._document.page_count}>"
+
+    # --- geometry ---------------------------------------------------------------------
+
+    def _base_size(self) -> tuple[float, float]:
+        """Page size in points before any OSD turn (after /Rotate)."""
+        return self._document._base_size(self._index)
+
+    @property
+    def width(self) -> float:
+        width, height = self._base_size()
+        return height if self._osd_rotation() in (90, 270) else width
+
+    @property
+    def height(self) -> float:
+        width, height = self._base_size()
+        return width if self._osd_rotation() in (90, 270) else height
+
+    @property
+    def rotation(self) -> int:
+        """Clockwise degrees applied to make the page upright (/Rotate plus OSD)."""
+        return (self._document._base_rotation(self._index) + self._osd_rotation()) % 360
+
+    @property
+    def skew(self) -> float:
+        """Degrees the scan was deskewed by before OCR (0.0 for text-layer pages)."""
+        self._ensure_words()
+        return self._deskew_angle
+
+    # --- source and words ---------------------------------------------------------------
+
+    def _layer(self) -> TextLayer | None:
+        if self._document.media_type != PDF:
+            return None
+        with self._lock:
+            if self._text_layer is None:
+                self._text_layer = self._document._read_text_layer(self._index)
+            return self._text_layer
+
+    @property
+    def source(self) -> Source:
+        layer = self._layer()
+        return "text-layer" if layer is not None and layer.usable else "ocr"
+
+    @property
+    def text_layer_status(self) -> str:
+        """Why the text layer was (not) used: ``ok``, ``empty``, ``garbled``, ``image``, or
+        ``none`` for images."""
+        layer = self._layer()
+        return "none" if layer is None else layer.reason
+
+    @property
+    def words(self) -> list[Word]:
+        """Words in reading order (OCR runs once, on first access)."""
+        self._ensure_words()
+        assert self._words is not None
+        return self._words
+
+    @property
+    def lines(self) -> list[Line]:
+        self._ensure_words()
+        assert self._lines is not None
+        return self._lines
+
+    @property
+    def rows(self) -> list[list[Line]]:
+        """Lines grouped into visual rows (top to bottom, each left to right)."""
+        lines = self.lines
+        return [[lines[i] for i in row] for row in self._rows]
+
+    @property
+    def text(self) -> str:
+        """Reading-order text: rows joined by ``\\n``; separate segments of one row (table
+        cells, label and value) joined by a tab."""
+        lines = self.lines
+        return "\n".join("\t".join(lines[i].text for i in row) for row in self._rows)
+
+    @property
+    def confidence(self) -> float:
+        words = self.words
+        if not words:
+            return 0.0
+        return sum(word.confidence for word in words) / len(words)
+
+    @property
+    def languages(self) -> tuple[str, ...]:
+        """Tesseract models used (or to be used) for this page; resolves ``auto`` by OSD."""
+        requested = self._document.languages
+        if requested != ("auto",):
+            return requested
+        if self._languages is None:
+            orientation = self._detect_orientation()
+            self._languages = ocr.languages_for_script(orientation.script if orientation else None)
+        return self._languages
+
+    def _ensure_words(self) -> None:
+        if self._words is not None:
+            return
+        with self._lock:
+            if self._words is not None:
+                return
+            from prefect_docai.engines.layout import Token, build_lines
+
+            width, height = self.width, self.height
+            layer = self._layer()
+            if layer is not None and layer.usable:
+                tokens = [
+                    Token(word.text, word.bbox, 1.0, font_size=word.font_size or None)
+                    for word in layer.words
+                ]
+            else:
+                tokens = self._ocr_tokens()
+            words, lines, rows = build_lines(tokens, width, height)
+            self._words, self._lines, self._rows = words, lines, rows
+
+    def _ocr_tokens(self) -> list[Any]:
+        from prefect_docai.engines.layout import Token
+
+        gray, dpi = self._upright_gray()
+        straight = raster.deskew(gray)
+        self._deskew_angle = straight.angle
+        found = ocr.recognize(straight.image, dpi, "+".join(self.languages))
+        height_px, width_px = gray.shape
+        # A line's tallest word box (ascender to descender) approximates the font size.
+        line_height: dict[int, float] = {}
+        for word in found:
+            line_height[word.line] = max(line_height.get(word.line, 0.0), word.box[3] - word.box[1])
+        tokens = []
+        for word in found:
+            x0, y0, x1, y1 = straight.to_source(word.box)
+            tokens.append(
+                Token(
+                    text=word.text,
+                    bbox=(
+                        _clamp(x0 / width_px),
+                        _clamp(y0 / height_px),
+                        _clamp(x1 / width_px),
+                        _clamp(y1 / height_px),
+                    ),
+                    confidence=word.confidence,
+                    font_size=round(line_height[word.line] * 72.0 / dpi, 1),
+                    group=word.line,
+                    block=word.block,
+                )
+            )
+        return tokens
+
+    # --- orientation --------------------------------------------------------------------
+
+    def _osd_rotation(self) -> int:
+        if self.source == "text-layer":
+            return 0
+        orientation = self._detect_orientation()
+        if orientation is None or orientation.confidence < OSD_MIN_CONFIDENCE:
+            return 0
+        return orientation.rotate
+
+    def _detect_orientation(self) -> Orientation | None:
+        with self._lock:
+            if not self._orientation_done:
+                gray, dpi = self._document._raster(self._index, self._document.dpi, 0)
+                self._orientation = ocr.detect_orientation(gray, dpi)
+                self._orientation_done = True
+            return self._orientation
+
+    # --- rasters ------------------------------------------------------------------------
+
+    def _upright_gray(self) -> tuple[raster.Gray, int]:
+        return self._document._raster(self._index, self._document.dpi, self._osd_rotation())
+
+    def render(self, dpi: int = 300, grayscale: bool = True) -> Image.Image:
+        """The upright page as an image at ``dpi`` (not cached: call once, keep it if needed)."""
+        rotation = self._osd_rotation()
+        return self._document._render_image(self._index, dpi, rotation, grayscale)
+
+
+class _Pages(Sequence[Page]):
+    def __init__(self, pages: list[Page]) -> None:
+        self._pages = pages
+
+    def __len__(self) -> int:
+        return len(self._pages)
+
+    @overload
+    def __getitem__(self, index: int) -> Page: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Page]: ...
+
+    def __getitem__(self, index: int | slice) -> Page | Sequence[Page]:
+        return self._pages[index]
+
+    def __iter__(self) -> Iterator[Page]:
+        return iter(self._pages)
+
+
+class Document:
+    """A loaded upload: PDF or image(s). Use as a context manager (or call :meth:`close`)."""
+
+    def __init__(
+        self,
+        data: bytes,
+        media_type: str,
+        page_count: int,
+        languages: tuple[str, ...],
+        dpi: int,
+    ) -> None:
+        self.media_type = media_type
+        self.page_count = page_count
+        self.languages = languages
+        self.dpi = dpi
+        self._data = data
+        self._pdf: Any = None
+        self._sizes: list[tuple[float, float]] = []
+        self._rotations: list[int] = []
+        self._image_dpi: list[float] = []
+        self._closed = False
+        self.pages: Sequence[Page] = _Pages([Page(self, i) for i in range(page_count)])
+
+    # --- public -------------------------------------------------------------------------
+
+    @property
+    def pdf_bytes(self) -> bytes | None:
+        """The original bytes of a PDF upload (for lossless page copies), else ``None``."""
+        return self._data if self.media_type == PDF else None
+
+    @property
+    def data(self) -> bytes:
+        return self._data
+
+    def page(self, number: int) -> Page:
+        """Page ``number`` (1-based)."""
+        if not 1 <= number <= self.page_count:
+            raise IndexError(f"page {number} is not in 1..{self.page_count}")
+        return self.pages[number - 1]
+
+    def text(self) -> str:
+        """All pages' text, separated by form feeds (pages are OCRed in parallel)."""
+        self.prefetch()
+        return "\f".join(page.text for page in self.pages)
+
+    def prefetch(self, numbers: Iterable[int] | None = None) -> None:
+        """Compute the words of these pages (1-based; default all) on the OCR thread pool.
+
+        Worth calling before looping over many pages: OCR pages run side by side on every
+        core, while text-layer pages take milliseconds either way. Only one raster per
+        worker thread is alive at a time, so memory stays bounded on long documents.
+        """
+        wanted = [self.page(n) for n in (numbers if numbers is not None else
+                                         range(1, self.page_count + 1))]
+        pending = [page for page in wanted if page._words is None]
+        if not pending:
+            return
+        if len(pending) == 1 or ocr_workers() == 1:
+            for page in pending:
+                page._ensure_words()
+            return
+        futures = [_pool().submit(page._ensure_words) for page in pending]
+        for future in futures:
+            future.result()
+
+    def close(self) -> None:
+        with _PDFIUM_LOCK:
+            if self._pdf is not None:
+                self._pdf.close()
+                self._pdf = None
+        self._closed = True
+
+    def __enter__(self) -> Document:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        with contextlib.suppress(Exception):
+            self.close()
+
+    # --- internals ----------------------------------------------------------------------
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise ValueError("the document is closed")
+
+    def _open_pdf(self) -> None:
+        import pypdfium2 as pdfium
+
+        try:
+            self._pdf = pdfium.PdfDocument(self._data)
+            count = len(self._pdf)
+            for index in range(count):
+                width, height = self._pdf.get_page_size(index)
+                if not (MIN_PAGE_POINTS <= width <= MAX_PAGE_POINTS
+                        and MIN_PAGE_POINTS <= height <= MAX_PAGE_POINTS):
+                    raise DocumentError(
+                        "invalid_page_size",
+                        f"Page {index + 1} measures {width:.0f}×{height:.0f} pt; "
+                        f"pages must be {MIN_PAGE_POINTS:.0f}–{MAX_PAGE_POINTS:.0f} pt a side.",
+                    )
+                self._sizes.append((float(width), float(height)))
+        except pdfium.PdfiumError as exc:
+            raise DocumentError("corrupt_pdf", f"The PDF cannot be read: {exc}.") from exc
+        if count != self.page_count:
+            self.page_count = count
+            self.pages = _Pages([Page(self, i) for i in range(count)])
+
+    def _open_images(self) -> None:
+        with self._image() as image:
+            for frame in range(self.page_count):
+                if frame:
+                    image.seek(frame)
+                width, height = _upright_size(image)
+                _check_pixels(width, height)
+                dpi = _image_dpi(image, self.dpi)
+                self._image_dpi.append(dpi)
+                self._sizes.append((width * 72.0 / dpi, height * 72.0 / dpi))
+
+    @contextlib.contextmanager
+    def _image(self) -> Iterator[Image.Image]:
+        try:
+            with Image.open(io.BytesIO(self._data)) as image:
+                yield image
+        except DocumentError:
+            raise
+        except Image.DecompressionBombError as exc:
+            raise DocumentError("image_too_large", str(exc)) from exc
+        except (UnidentifiedImageError, OSError, SyntaxError, ValueError, EOFError) as exc:
+            raise DocumentError("corrupt_image", f"The image cannot be read: {exc}.") from exc
+
+    def _base_size(self, index: int) -> tuple[float, float]:
+        return self._sizes[index]
+
+    def _base_rotation(self, index: int) -> int:
+        if self.media_type != PDF:
+            return 0
+        if not self._rotations:
+            with _PDFIUM_LOCK:
+                self._check_open()
+                rotations = []
+                for i in range(self.page_count):
+                    page = self._pdf[i]
+                    try:
+                        rotations.append(int(page.get_rotation()) % 360)
+                    finally:
+                        page.close()
+                self._rotations = rotations
+        return self._rotations[index]
+
+    def _read_text_layer(self, index: int) -> TextLayer:
+        import pypdfium2 as pdfium
+        import pypdfium2.raw as pdfium_c
+
+        with _PDFIUM_LOCK:
+            self._check_open()
+            try:
+                page = self._pdf[index]
+                try:
+                    textpage = page.get_textpage()
+                    try:
+                        crop = tuple(float(v) for v in page.get_cropbox())
+                        area = max((crop[2] - crop[0]) * (crop[3] - crop[1]), 1e-6)
+                        cover = 0.0
+                        for obj in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE]):
+                            left, bottom, right, top = obj.get_pos()
+                            cover += max(0.0, right - left) * max(0.0, top - bottom) / area
+                        return read_text_layer(
+                            textpage.raw,
+                            (crop[0], crop[1], crop[2], crop[3]),
+                            int(page.get_rotation()) % 360,
+                            min(cover, 1.0),
+                        )
+                    finally:
+                        textpage.close()
+                finally:
+                    page.close()
+            except pdfium.PdfiumError as exc:
+                raise DocumentError(
+                    "corrupt_pdf", f"Page {index + 1} cannot be read: {exc}."
+                ) from exc
+
+    def _render_dpi(self, index: int, dpi: float) -> float:
+        width, height = self._sizes[index]
+        pixels = width * height * (dpi / 72.0) ** 2
+        if pixels > MAX_RENDER_PIXELS:
+            dpi = dpi * (MAX_RENDER_PIXELS / pixels) ** 0.5
+        return dpi
+
+    def _render_image(self, index: int, dpi: int, rotation: int, grayscale: bool) -> Image.Image:
+        if self.media_type == PDF:
+            import pypdfium2 as pdfium
+
+            actual = self._render_dpi(index, dpi)
+            with _PDFIUM_LOCK:
+                self._check_open()
+                try:
+                    page = self._pdf[index]
+                    try:
+                        bitmap = page.render(
+                            scale=actual / 72.0, rotation=rotation, grayscale=grayscale,
+                            may_draw_forms=True,
+                        )
+                        # to_pil() shares pdfium's buffer: copy before the bitmap is freed
+                        image: Image.Image = bitmap.to_pil().convert(
+                            "L" if grayscale else "RGB"
+                        )
+                        bitmap.close()
+                    finally:
+                        page.close()
+                except pdfium.PdfiumError as exc:
+                    raise DocumentError(
+                        "corrupt_pdf", f"Page {index + 1} cannot be rendered: {exc}."
+                    ) from exc
+            image.info["dpi"] = (actual, actual)
+            return image
+        with self._image() as source:
+            if index:
+                source.seek(index)
+            source.load()
+            image = ImageOps.exif_transpose(source) if index == 0 else source.copy()
+            native = self._image_dpi[index]
+            image = Image.fromarray(raster.to_gray(image)) if grayscale else image.convert("RGB")
+        scale = dpi / native
+        if abs(scale - 1.0) > 0.01:
+            size = (max(1, round(image.width * scale)), max(1, round(image.height * scale)))
+            _check_pixels(*size)
+            image = image.resize(size, Image.Resampling.LANCZOS)
+        if rotation:
+            image = image.rotate(-rotation, expand=True)
+        image.info["dpi"] = (dpi, dpi)
+        return image
+
+    def _raster(self, index: int, dpi: int, rotation: int) -> tuple[raster.Gray, int]:
+        """The page for OCR: grayscale at the PDF render dpi or the image's own resolution."""
+        if self.media_type == PDF:
+            actual = self._render_dpi(index, dpi)
+            image = self._render_image(index, round(actual), rotation, True)
+            return raster.to_gray(image), round(actual)
+        native = self._image_dpi[index]
+        target = round(native)
+        # Very high-resolution scans only slow Tesseract down; 400 dpi keeps all detail.
+        if native > 400:
+            target = 300
+        image = self._render_image(index, target, rotation, True)
+        return raster.to_gray(image), target
+
+
+def _clamp(value: float) -> float:
+    return 0.0 if value < 0.0 else 1.0 if value > 1.0 else value
+
+
+def _upright_size(image: Image.Image) -> tuple[int, int]:
+    width, height = image.size
+    orientation = image.getexif().get(0x0112, 1) if image.format == "JPEG" else 1
+    return (height, width) if orientation in (5, 6, 7, 8) else (width, height)
+
+
+def _check_pixels(width: int, height: int) -> None:
+    if width <= 0 or height <= 0:
+        raise DocumentError("corrupt_image", "The image has no pixels.")
+    if width * height > MAX_PIXELS:
+        raise DocumentError(
+            "image_too_large",
+            f"The image has {width}×{height} pixels; at most {MAX_PIXELS:,} are accepted.",
+        )
+
+
+def _image_dpi(image: Image.Image, default: int) -> float:
+    """The image's own resolution when it is plausible for a scan, else ``default``
+    (phone photos and screenshots often claim 72 or 96 dpi)."""
+    value = image.info.get("dpi")
+    try:
+        dpi = float(value[0]) if isinstance(value, tuple) else float(value) if value else 0.0
+    except (TypeError, ValueError):
+        dpi = 0.0
+    return dpi if MIN_IMAGE_DPI <= dpi <= MAX_IMAGE_DPI else float(default)
+
+
+def load_document(
+    data: bytes,
+    *,
+    languages: tuple[str, ...] = ("eng",),
+    dpi: int = 300,
+    media_type: str | None = None,
+) -> Document:
+    """Open an upload as pages. Raises :class:`DocumentError` for anything unusable.
+
+    ``languages`` are Tesseract codes (``("deu", "eng")``) or ``("auto",)``; ``dpi`` is the
+    OCR/render resolution for PDF pages and the assumed resolution of images that carry
+    none. ``media_type`` is only a hint: the content decides.
+    """
+    if not data:
+        raise DocumentError("empty_file", "The uploaded file is empty.")
+    if not 50 <= dpi <= 1200:
+        raise ValueError("dpi must be within 50..1200")
+    if not languages:
+        languages = ("eng",)
+    info = inspect_document(data)
+    if info.media_type == "application/xml":
+        raise DocumentError(
+            "unsupported_media_type", "An XML file has no pages to read (only e-invoices)."
+        )
+    if media_type and media_type != info.media_type:
+        media_type = info.media_type
+    document = Document(data, info.media_type, info.page_count, tuple(languages), dpi)
+    try:
+        if info.media_type == PDF:
+            document._open_pdf()
+        else:
+            document._open_images()
+    except BaseException:
+        document.close()
+        raise
+    return document

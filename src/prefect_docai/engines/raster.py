@@ -1,0 +1,127 @@
+"""Raster helpers for OCR: grayscale conversion, skew estimation, small-angle rotation.
+
+Everything works on 8-bit grayscale numpy arrays (``uint8``, shape ``(h, w)``); OpenCV
+releases the GIL, so pages can be prepared in threads while another page is recognized.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+from PIL import Image
+
+Gray = npt.NDArray[np.uint8]
+
+_SKEW_WORK_WIDTH = 1000
+"""Skew is measured on a copy this wide: enough for 0.1° resolution on text lines."""
+
+_MAX_SKEW = 8.0
+_MIN_CORRECTED_SKEW = 0.25
+"""Below this Tesseract's own line finding copes; rotating would only blur the glyphs."""
+
+
+def to_gray(image: Image.Image) -> Gray:
+    """An 8-bit grayscale array of ``image``; transparency is flattened onto white."""
+    if image.mode in ("RGBA", "LA", "PA") or (image.mode == "P" and "transparency" in image.info):
+        rgba = image.convert("RGBA")
+        background = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
+        image = Image.alpha_composite(background, rgba)
+    if image.mode != "L":
+        image = image.convert("L")
+    return np.asarray(image, dtype=np.uint8).copy()
+
+
+def estimate_skew(gray: Gray) -> float:
+    """The text skew in degrees (positive = text lines rise to the right), 0.0 if unsure.
+
+    Projection-profile search: the ink pixels of a downscaled, binarized copy are projected
+    on the vertical axis at candidate angles; text lines give the sharpest profile (largest
+    sum of squared bin counts) at the true angle. Coarse 0.5° steps, then 0.1° around the
+    best. ~20 ms per A4 page at 300 dpi, against ~500 ms for a Hough transform.
+    """
+    import cv2
+
+    height, width = gray.shape
+    if width < 50 or height < 50:
+        return 0.0
+    scale = min(1.0, _SKEW_WORK_WIDTH / width)
+    small = cv2.resize(gray, (max(1, int(width * scale)), max(1, int(height * scale))),
+                       interpolation=cv2.INTER_AREA) if scale < 1.0 else gray
+    _, binary = cv2.threshold(small, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
+    # Thin strokes only: large solid areas (photos, black borders) would dominate the profile.
+    binary = cv2.morphologyEx(binary, cv2.MORPH_OPEN, np.ones((1, 1), np.uint8))
+    ys, xs = np.nonzero(binary)
+    ink = len(xs)
+    if ink < 200 or ink > 0.5 * binary.size:
+        return 0.0
+    if ink > 60_000:
+        pick = np.random.default_rng(0).choice(ink, 60_000, replace=False)
+        xs, ys = xs[pick], ys[pick]
+    fx = xs.astype(np.float64)
+    fy = ys.astype(np.float64)
+    bins = int(small.shape[0] * 1.2) + 1
+
+    def score(angle: float) -> float:
+        theta = np.deg2rad(angle)
+        projected = fy * np.cos(theta) + fx * np.sin(theta)
+        hist, _ = np.histogram(projected, bins=bins)
+        return float(np.sum(hist.astype(np.float64) ** 2))
+
+    coarse = np.arange(-_MAX_SKEW, _MAX_SKEW + 0.01, 0.5)
+    scores = [score(a) for a in coarse]
+    best = float(coarse[int(np.argmax(scores))])
+    fine = np.arange(best - 0.5, best + 0.51, 0.1)
+    fine_scores = [score(a) for a in fine]
+    result = float(fine[int(np.argmax(fine_scores))])
+    # A flat profile (no text lines) gives no real optimum.
+    if max(fine_scores) < 1.02 * scores[len(coarse) // 2]:
+        return 0.0
+    return round(result, 2)
+
+
+@dataclass(frozen=True)
+class Deskewed:
+    image: Gray
+    angle: float
+    """Degrees the page was rotated by (0.0 = untouched)."""
+    inverse: npt.NDArray[np.float64] | None
+    """2×3 affine mapping deskewed pixel coordinates back to the input image."""
+
+    def to_source(self, box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+        """A box in deskewed pixels → the axis-aligned box around it in input pixels."""
+        if self.inverse is None:
+            return box
+        x0, y0, x1, y1 = box
+        corners = np.array([[x0, y0, 1.0], [x1, y0, 1.0], [x0, y1, 1.0], [x1, y1, 1.0]])
+        mapped = corners @ self.inverse.T
+        return (float(mapped[:, 0].min()), float(mapped[:, 1].min()),
+                float(mapped[:, 0].max()), float(mapped[:, 1].max()))
+
+
+def deskew(gray: Gray) -> Deskewed:
+    """Rotate ``gray`` so its text lines are horizontal (same size, white fill)."""
+    import cv2
+
+    angle = estimate_skew(gray)
+    if abs(angle) < _MIN_CORRECTED_SKEW:
+        return Deskewed(gray, 0.0, None)
+    height, width = gray.shape
+    # estimate_skew's angle is the rotation that levels the lines in image coordinates
+    # (y down), which is cv2's counter-clockwise-positive angle with the sign flipped.
+    matrix = cv2.getRotationMatrix2D((width / 2.0, height / 2.0), -angle, 1.0)
+    rotated = cv2.warpAffine(gray, matrix, (width, height), flags=cv2.INTER_LINEAR,
+                             borderMode=cv2.BORDER_CONSTANT, borderValue=255)
+    inverse = cv2.invertAffineTransform(matrix).astype(np.float64)
+    return Deskewed(np.ascontiguousarray(rotated, dtype=np.uint8), angle, inverse)
+
+
+def ink_ratio(gray: Gray) -> float:
+    """Share of dark pixels after a light denoise: ~0 for a blank (even noisy) page."""
+    import cv2
+
+    blurred = cv2.medianBlur(gray, 3)
+    dark = (blurred < 160).astype(np.uint8)
+    opened = cv2.morphologyEx(dark, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    return float(opened.mean())
