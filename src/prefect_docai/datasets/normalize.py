@@ -55,13 +55,9 @@ def _to_decimal(value: Any, type_: pa.Decimal128Type) -> Decimal:
         number = Decimal(str(value).strip())
     except InvalidOperation:
         raise _Unparsed from None
-    if not number.is_finite():
+    if not number.is_finite() or abs(number) >= Decimal(10) ** (type_.precision - type_.scale):
         raise _Unparsed
-    quantum = Decimal(1).scaleb(-type_.scale)
-    rounded = number.quantize(quantum, rounding=ROUND_HALF_EVEN)
-    if abs(rounded) >= Decimal(10) ** (type_.precision - type_.scale):
-        raise _Unparsed
-    return rounded
+    return number.quantize(Decimal(1).scaleb(-type_.scale), rounding=ROUND_HALF_EVEN)
 
 
 def _to_date(value: Any) -> date:

@@ -250,10 +250,9 @@ class DatasetStore:
             for name in DATASETS
         }
         self._write_manifest(manifest)
-        self._finish(manifest, tables)
-        return manifest
+        return self._finish(manifest, tables)
 
-    def _finish(self, manifest: RunManifest, tables: dict[str, pa.Table]) -> None:
+    def _finish(self, manifest: RunManifest, tables: dict[str, pa.Table]) -> RunManifest:
         for name in DATASETS:
             self._write_atomic(self._path(manifest.files[name].path), _parquet_bytes(tables[name]))
         committed = manifest.model_copy(
@@ -262,6 +261,7 @@ class DatasetStore:
         self._write_manifest(committed)  # the commit point
         self._rm(self._manifest_path(manifest.run_id, "pending"))
         self._settle(committed, self.ledger())
+        return committed
 
     def _settle(self, manifest: RunManifest, ledger: dict[str, DocumentStatus]) -> tuple[int, int]:
         """Ledger markers and checkpoint removal: idempotent, after the commit point."""
