@@ -236,6 +236,9 @@ class TableResult(_Model):
     column_count: int
     header_rows: int
     cells: list[TableCell]
+    confidence: float | None = None
+    continued_from: int | None = None
+    """``index`` of the table on the previous page this one continues (same columns)."""
 
 
 class TableExtractionResult(_Model):

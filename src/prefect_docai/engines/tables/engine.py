@@ -1,0 +1,160 @@
+"""The ToolTableExtraction engine: pages → ruled and unruled tables → JSON + CSV.
+
+Per page: ruling lines (PDF vector graphics on born-digital pages, OpenCV line detection on
+the raster otherwise) give ruled grids; the words left over are searched for whitespace
+tables. Cell text always comes from the shared page model's words (text layer or the
+page's single OCR pass). Tables on consecutive pages with the same columns are tagged as
+continuations.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from prefect_docai.engines.base import EngineOptions, EngineOutput
+from prefect_docai.engines.document import Document, Page, load_document
+from prefect_docai.engines.tables.export import csv_output, to_result
+from prefect_docai.engines.tables.geometry import Box, PageInput, Segment, TWord
+from prefect_docai.engines.tables.grid import GridTable, fill_cells
+from prefect_docai.engines.tables.lattice import find_ruled_tables
+from prefect_docai.engines.tables.rulings import raster_segments, vector_segments
+from prefect_docai.engines.tables.stream import find_stream_tables
+from prefect_docai.engines.tables.structure import (
+    header_rows,
+    is_plausible,
+    ruled_confidence,
+    split_unruled_rows,
+    table_box,
+)
+from prefect_docai.models.tools import Tool
+
+RULING_DPI = 200
+"""Raster resolution for line detection on scans: rules are long, 200 dpi is plenty."""
+OCR_DPI = 300
+
+
+class TableEngine:
+    tool = Tool.TABLE_EXTRACTION
+
+    def run(self, data: bytes, options: EngineOptions) -> EngineOutput:
+        with load_document(data, languages=options.languages, dpi=OCR_DPI) as document:
+            document.prefetch()
+            pages = [_page_input(document, page) for page in document.pages]
+            vector = _vector_rulings(document, pages)
+            tables: list[GridTable] = []
+            for page_input in pages:
+                segments = vector.get(page_input.number)
+                if segments is None:
+                    segments = _raster_rulings(document.page(page_input.number))
+                page_input.segments = segments
+                tables.extend(find_tables(page_input))
+            page_count = document.page_count
+        warnings: list[str] = []
+        if options.threshold is not None:
+            kept = [t for t in tables if t.confidence >= options.threshold]
+            if len(kept) < len(tables):
+                warnings.append(
+                    f"{len(tables) - len(kept)} table(s) below threshold {options.threshold} dropped"
+                )
+            tables = kept
+        tag_continuations(tables, {p.number: p for p in pages})
+        result = to_result(tables, {p.number: (p.width, p.height) for p in pages})
+        if not tables:
+            warnings.append("no tables found")
+        files = []
+        if not options.output_formats or "CSV" in options.output_formats:
+            files.append(csv_output(result))
+        return EngineOutput(result=result, page_count=page_count, files=files, warnings=warnings)
+
+
+def _page_input(document: Document, page: Page) -> PageInput:
+    w, h = page.width, page.height
+    words = [
+        TWord(
+            word.text,
+            Box(word.bbox[0] * w, word.bbox[1] * h, word.bbox[2] * w, word.bbox[3] * h),
+            word.confidence,
+        )
+        for word in page.words
+        if word.text.strip()
+    ]
+    return PageInput(page.number, w, h, words, ocr=page.source == "ocr")
+
+
+def _vector_rulings(document: Document, pages: list[PageInput]) -> dict[int, list[Segment]]:
+    """Vector rules for born-digital, unrotated PDF pages (rotated pages and scans use the
+    raster, which is always upright)."""
+    pdf = document.pdf_bytes
+    if pdf is None:
+        return {}
+    wanted = [p.number for p in pages if not p.ocr and document.page(p.number).rotation == 0]
+    if not wanted:
+        return {}
+    return vector_segments(pdf, wanted)
+
+
+def _raster_rulings(page: Page) -> list[Segment]:
+    image = page.render(RULING_DPI, grayscale=True)
+    gray = np.asarray(image, dtype=np.uint8)
+    # the render may be smaller than asked (huge pages): take the scale from its size
+    return raster_segments(gray, gray.shape[1] * 72.0 / page.width)
+
+
+def find_tables(page: PageInput) -> list[GridTable]:
+    """Ruled tables first (their words are taken), then whitespace tables in the rest."""
+    found: list[GridTable] = []
+    remaining = list(page.words)
+    ruled = sorted(find_ruled_tables(page.number, page.segments), key=lambda t: t.box.y0)
+    for table in ruled:
+        xs = sorted({c.box.x0 for c in table.cells} | {c.box.x1 for c in table.cells})
+        used = fill_cells(table, remaining)
+        if not is_plausible(table):
+            for c in table.cells:
+                c.words, c.text = [], ""
+            continue
+        table = split_unruled_rows(table, xs)
+        table.header_rows = header_rows(table)
+        table.confidence = ruled_confidence(table, used)
+        table.box = table_box(table.cells)
+        used_ids = {id(w) for w in used}
+        remaining = [w for w in remaining if id(w) not in used_ids]
+        found.append(table)
+    if remaining:
+        x0 = min(w.box.x0 for w in page.words)
+        x1 = max(w.box.x1 for w in page.words)
+        for table in find_stream_tables(page.number, remaining, page.segments, x1 - x0):
+            if any(table.box.intersection_area(r.box) > 0.2 * _area(table.box) for r in found):
+                continue
+            found.append(table)
+    found.sort(key=lambda t: (t.box.y0, t.box.x0))
+    return found
+
+
+def _area(box: Box) -> float:
+    return max(1e-6, box.width * box.height)
+
+
+def _col_edges(table: GridTable) -> list[float]:
+    edges = {c.col: c.box.x0 for c in table.cells if c.col_span == 1}
+    return [edges[c] for c in sorted(edges)]
+
+
+def tag_continuations(tables: list[GridTable], pages: dict[int, PageInput]) -> None:
+    """The first table of a page continues the last table of the previous page when both
+    have the same columns at the same places (within 3 % of the page width)."""
+    by_page: dict[int, list[GridTable]] = {}
+    for t in tables:
+        by_page.setdefault(t.page, []).append(t)
+    index = {id(t): i for i, t in enumerate(tables, start=1)}
+    for number, on_page in by_page.items():
+        before = by_page.get(number - 1)
+        if not before:
+            continue
+        prev = max(before, key=lambda t: t.box.y1)
+        first = min(on_page, key=lambda t: t.box.y0)
+        if prev.n_cols != first.n_cols:
+            continue
+        a, b = _col_edges(prev), _col_edges(first)
+        width = pages[number].width
+        if len(a) == len(b) and all(abs(x - y) <= 0.03 * width for x, y in zip(a, b, strict=True)):
+            first.continued_from = index[id(prev)]

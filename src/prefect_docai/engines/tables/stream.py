@@ -1,0 +1,378 @@
+"""Unruled tables: columns from whitespace that stays open across consecutive text lines.
+
+A text line whose words fall apart into several chunks (gaps wider than a glyph height) is
+a table row candidate. Runs of such lines (short single-chunk lines allowed in between:
+section labels, wrapped cells) form a block; its columns are the x-ranges that the chunks of
+its fullest lines cover, separated by gaps no chunk crosses. Header lines above the first
+data line collapse into header rows (with spans for group headings), and wrapped lines
+join the row they continue.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass
+from statistics import median
+
+from prefect_docai.engines.tables.geometry import Box, Segment, TWord, union_all
+from prefect_docai.engines.tables.grid import Cell, GridTable, group_lines, is_numeric, join_words
+
+_CHUNK_GAP = 0.9
+"""Gap (in glyph heights) that separates two cells on a line; word spaces are ~0.3."""
+_BLOCK_GAP = 2.6
+"""Vertical gap (in glyph heights) that ends a table block."""
+_CONNECTOR = re.compile(
+    r"(?:[-/&,+(]|\b(?:and|or|of|the|for|in|to|with|by|on|at|from|a|an|"
+    r"und|oder|der|die|das|des|für|von|mit|zu|im|et|ou|de|du|des|la|le|les|en|van|het|een))$",
+    re.IGNORECASE,
+)
+
+
+@dataclass
+class _Line:
+    words: list[TWord]
+    chunks: list[list[TWord]]
+    box: Box
+    em: float
+
+    @property
+    def multi(self) -> bool:
+        return len(self.chunks) >= 2
+
+
+def _chunks(words: list[TWord], em: float) -> list[list[TWord]]:
+    out: list[list[TWord]] = [[words[0]]]
+    for prev, w in itertools.pairwise(words):
+        if w.box.x0 - prev.box.x1 > _CHUNK_GAP * em:
+            out.append([w])
+        else:
+            out[-1].append(w)
+    return out
+
+
+def _is_prose(line: _Line, text_width: float) -> bool:
+    """A sentence line (paragraph text) rather than a table row."""
+    if line.multi:
+        return sum(len(c) for c in line.chunks) >= 8 and all(len(c) >= 5 for c in line.chunks)
+    return len(line.words) >= 7 and line.box.width > 0.5 * text_width
+
+
+def _make_lines(words: list[TWord]) -> list[_Line]:
+    lines: list[_Line] = []
+    for members in group_lines(words):
+        em = median(w.box.height for w in members) or 1.0
+        lines.append(_Line(members, _chunks(members, em), union_all([w.box for w in members]), em))
+    return lines
+
+
+def _blocks(lines: list[_Line], text_width: float) -> list[list[_Line]]:
+    blocks: list[list[_Line]] = []
+    current: list[_Line] = []
+
+    def close() -> None:
+        while current and not current[-1].multi:
+            current.pop()
+        if sum(1 for line in current if line.multi) >= 2:
+            blocks.append(list(current))
+        current.clear()
+
+    for line in lines:
+        if current and line.box.y0 - current[-1].box.y1 > _BLOCK_GAP * max(line.em, current[-1].em):
+            close()
+        if _is_prose(line, text_width):
+            close()
+            continue
+        if line.multi or current:
+            current.append(line)
+        elif not current:
+            # a short single line right above a block may be a group heading; kept as a
+            # candidate and dropped later unless it spans columns
+            current.append(line)
+    close()
+    return blocks
+
+
+def _columns(block: list[_Line]) -> list[tuple[float, float]]:
+    """Column x-ranges from the chunks of the block's fullest lines."""
+    multi = [line for line in block if line.multi]
+    need = median(len(line.chunks) for line in multi)
+    defining = [line for line in multi if len(line.chunks) >= need]
+    spans = sorted(
+        (min(w.box.x0 for w in c), max(w.box.x1 for w in c))
+        for line in defining
+        for c in line.chunks
+    )
+    allowed = len(defining) // 10  # a stray overflowing chunk may cross a column gap
+    # sweep: a gap is where at most ``allowed`` chunks are open
+    events = sorted([(s, 1) for s, _ in spans] + [(e, -1) for _, e in spans])
+    cols: list[tuple[float, float]] = []
+    depth = 0
+    start: float | None = None
+    for x, delta in events:
+        depth += delta
+        if depth > allowed and start is None:
+            start = x
+        elif depth <= allowed and start is not None:
+            if x > start:
+                cols.append((start, x))
+            start = None
+    return cols
+
+
+def _col_of(box: Box, cols: list[tuple[float, float]]) -> list[int]:
+    """Columns a box overlaps (at least one: the nearest when it sits in a gap)."""
+    hit = [i for i, (a, b) in enumerate(cols) if min(b, box.x1) - max(a, box.x0) > 0]
+    if hit:
+        return hit
+    dist = [min(abs(box.cx - a), abs(box.cx - b)) for a, b in cols]
+    return [dist.index(min(dist))]
+
+
+def _line_cells(
+    line: _Line, cols: list[tuple[float, float]], header: bool
+) -> list[tuple[int, int, list[TWord]]]:
+    """(first column, span, words) for each cell a line contributes."""
+    out: list[tuple[int, int, list[TWord]]] = []
+    for chunk in line.chunks:
+        hit = _col_of(union_all([w.box for w in chunk]), cols)
+        if len(hit) == 1:
+            out.append((hit[0], 1, chunk))
+            continue
+        per_word = [_col_of(w.box, cols) for w in chunk]
+        if all(len(p) == 1 for p in per_word) and not header:
+            # cells closer than the chunk gap: split them back at the column gap
+            by_col: dict[int, list[TWord]] = {}
+            for w, p in zip(chunk, per_word, strict=True):
+                by_col.setdefault(p[0], []).append(w)
+            out.extend((c, 1, ws) for c, ws in sorted(by_col.items()))
+        else:
+            out.append((hit[0], hit[-1] - hit[0] + 1, chunk))
+    return out
+
+
+def _numeric_columns(block: list[_Line], cols: list[tuple[float, float]]) -> set[int]:
+    votes: dict[int, list[bool]] = {}
+    for line in block:
+        for col, span, words in _line_cells(line, cols, header=False):
+            if span == 1:
+                votes.setdefault(col, []).append(is_numeric(" ".join(w.text for w in words)))
+    return {c for c, v in votes.items() if len(v) >= 2 and sum(v) / len(v) >= 0.6}
+
+
+def _is_data(line: _Line, cols: list[tuple[float, float]], numeric: set[int]) -> bool:
+    cells = _line_cells(line, cols, header=False)
+    in_numeric = [
+        is_numeric(" ".join(w.text for w in ws)) for c, s, ws in cells if s == 1 and c in numeric
+    ]
+    return bool(in_numeric) and all(in_numeric)
+
+
+def _continues(prev_text: str, text: str) -> bool:
+    first = text.lstrip()[:1]
+    return first.islower() or first in "([&" or bool(_CONNECTOR.search(prev_text.rstrip()))
+
+
+def _cols_text(line: _Line, cols: list[tuple[float, float]]) -> dict[int, str]:
+    out: dict[int, str] = {}
+    for c, _, ws in _line_cells(line, cols, header=False):
+        out[c] = (out.get(c, "") + " " + " ".join(w.text for w in ws)).strip()
+    return out
+
+
+def _body_rows(
+    lines: list[_Line], cols: list[tuple[float, float]], numeric: set[int]
+) -> list[list[_Line]]:
+    """Lines grouped into rows: a wrapped cell's continuation line joins its row."""
+    rows: list[list[_Line]] = []
+    for line in lines:
+        if rows:
+            prev = rows[-1]
+            prev_cols: dict[int, str] = {}
+            for member in prev:
+                for c, t in _cols_text(member, cols).items():
+                    prev_cols[c] = (prev_cols.get(c, "") + " " + t).strip()
+            here = _cols_text(line, cols)
+            close = line.box.y0 - prev[-1].box.y1 < 0.8 * line.em
+            prev_data = any(c in numeric for c in prev_cols)
+            here_data = any(c in numeric for c in here)
+            if close and set(here) <= set(prev_cols) and not here_data:
+                first = min(here)
+                if _continues(prev_cols[first], here[first]):
+                    prev.append(line)
+                    continue
+            if close and not prev_data and here_data and set(prev_cols) <= set(here):
+                first = min(prev_cols)
+                if _continues(prev_cols[first], here.get(first, "")):
+                    prev.append(line)
+                    continue
+        rows.append([line])
+    return rows
+
+
+def _header_cells(
+    lines: list[_Line], cols: list[tuple[float, float]], rules: list[Segment]
+) -> tuple[int, list[Cell]]:
+    """Header lines → (number of header rows, cells). Group headings spanning several
+    columns get rows of their own; every other heading sits below the lowest group heading
+    above its column, or spans all header rows from the top when no group heading covers
+    it (its text in the top-left position, as the CSV convention has it)."""
+    spanning: list[tuple[float, int, int, list[TWord]]] = []
+    plain: dict[int, list[TWord]] = {}
+    for line in lines:
+        for col, span, words in _line_cells(line, cols, header=True):
+            if span > 1:
+                box = union_all([w.box for w in words])
+                # a rule just under a group heading shows the columns it really spans
+                for r in rules:
+                    if 0 <= r.y0 - box.y1 <= 1.5 * line.em and r.x0 <= box.cx <= r.x1:
+                        hit = [
+                            i for i, (a, b) in enumerate(cols) if r.x0 - 2 <= a and b <= r.x1 + 2
+                        ]
+                        if hit:
+                            col, span = hit[0], hit[-1] - hit[0] + 1
+                        break
+                spanning.append((box.y0, col, span, words))
+            else:
+                plain.setdefault(col, []).extend(words)
+    spanning.sort(key=lambda s: s[0])
+    levels: list[float] = []
+    for y, _, _, words in spanning:
+        h = max(w.box.height for w in words)
+        if not levels or y - levels[-1] > 0.5 * h:
+            levels.append(y)
+    n_levels = len(levels)
+
+    def level_of(y: float) -> int:
+        return max(i for i, lv in enumerate(levels) if lv <= y + 0.1) if levels else 0
+
+    cells: list[Cell] = []
+    for y, col, span, words in spanning:
+        cells.append(Cell(level_of(y), col, 1, span, union_all([w.box for w in words]), "", words))
+    has_plain_below = False
+    for col, words in sorted(plain.items()):
+        above = [
+            lv
+            for lv_y, c, s, _ in spanning
+            if c <= col < c + s
+            for lv in [level_of(lv_y)]
+            if lv_y < min(w.box.y0 for w in words)
+        ]
+        row = max(above) + 1 if above else 0
+        has_plain_below = has_plain_below or row == n_levels
+        cells.append(Cell(row, col, 1, 1, union_all([w.box for w in words]), "", words))
+    n_rows = n_levels + 1 if has_plain_below or not n_levels else n_levels
+    for c in cells:
+        if (
+            c.row == 0
+            and c.col_span == 1
+            and not any(
+                o is not c and o.col <= c.col < o.col + o.col_span and o.row > 0 for o in cells
+            )
+        ):
+            c.row_span = n_rows
+        c.text = join_words(c.words)
+    return n_rows, cells
+
+
+def find_stream_tables(
+    page: int, words: list[TWord], rules: list[Segment], text_width: float
+) -> list[GridTable]:
+    tables: list[GridTable] = []
+    for block in _blocks(_make_lines(words), text_width):
+        table = _table(page, block, [r for r in rules if r.horizontal])
+        if table is not None:
+            tables.append(table)
+    return tables
+
+
+def _table(page: int, block: list[_Line], rules: list[Segment]) -> GridTable | None:
+    cols = _columns(block)
+    if len(cols) < 2:
+        return None
+    # a leading single line stays only as a group heading over several columns
+    while block and not block[0].multi:
+        spans = [s for _, s, _ in _line_cells(block[0], cols, header=True)]
+        first_cols = _col_of(block[0].box, cols)
+        if max(spans) > 1 and first_cols[0] > 0:
+            break
+        block = block[1:]
+    numeric = _numeric_columns(block, cols)
+    n_header_lines = 0
+    if numeric:
+        for line in block:
+            if _is_data(line, cols, numeric):
+                break
+            n_header_lines += 1
+        if n_header_lines > max(1, len(block) // 2):
+            n_header_lines = 0
+    header_rows, cells = (
+        _header_cells(block[:n_header_lines], cols, rules) if n_header_lines else (0, [])
+    )
+    body = _body_rows(block[n_header_lines:], cols, numeric)
+    for i, row_lines in enumerate(body):
+        r = header_rows + i
+        by_col: dict[int, tuple[int, list[TWord]]] = {}
+        for line in row_lines:
+            for col, span, ws in _line_cells(line, cols, header=False):
+                old_span, old = by_col.get(col, (1, []))
+                by_col[col] = (max(span, old_span), old + ws)
+        taken: set[int] = set()
+        for col, (span, ws) in sorted(by_col.items()):
+            if col in taken:
+                # an overflowing neighbour already claimed this column: merge into it
+                owner = next(c for c in cells if c.row == r and c.col <= col < c.col + c.col_span)
+                owner.words += ws
+                continue
+            span = min(span, len(cols) - col)
+            while span > 1 and any(col + k in by_col for k in range(1, span)):
+                span -= 1
+            taken.update(range(col, col + span))
+            cells.append(Cell(r, col, 1, span, union_all([w.box for w in ws]), "", ws))
+    n_rows = header_rows + len(body)
+    for c in cells:
+        c.text = join_words(c.words)
+    # give every cell a grid box: column extents × row extents
+    row_y: list[tuple[float, float]] = []
+    for r in range(n_rows):
+        members = [c.box for c in cells if c.row == r and c.words]
+        row_y.append(
+            (min(b.y0 for b in members), max(b.y1 for b in members)) if members else (0, 0)
+        )
+    xs = [cols[0][0]] + [(a[1] + b[0]) / 2 for a, b in itertools.pairwise(cols)] + [cols[-1][1]]
+    ys = [row_y[0][0]] + [(a[1] + b[0]) / 2 for a, b in itertools.pairwise(row_y)] + [row_y[-1][1]]
+    for c in cells:
+        c.box = Box(xs[c.col], ys[c.row], xs[c.col + c.col_span], ys[c.row + c.row_span])
+    words = [w for line in block for w in line.words]
+    box = union_all([w.box for w in words])
+    multi_rows = sum(1 for rl in body if sum(len(line.chunks) for line in rl) >= 2)
+    confidence = (multi_rows / max(1, len(body))) * (sum(w.confidence for w in words) / len(words))
+    table = GridTable(
+        page,
+        box,
+        _fill_empty(cells, n_rows, len(cols), xs, ys),
+        n_rows,
+        len(cols),
+        "stream",
+        header_rows,
+        round(confidence, 3),
+    )
+    return table
+
+
+def _fill_empty(
+    cells: list[Cell], n_rows: int, n_cols: int, xs: list[float], ys: list[float]
+) -> list[Cell]:
+    taken = {
+        (r, c)
+        for cell in cells
+        for r in range(cell.row, cell.row + cell.row_span)
+        for c in range(cell.col, cell.col + cell.col_span)
+    }
+    out = list(cells)
+    for r in range(n_rows):
+        for c in range(n_cols):
+            if (r, c) not in taken:
+                out.append(Cell(r, c, 1, 1, Box(xs[c], ys[r], xs[c + 1], ys[r + 1])))
+    out.sort(key=lambda cell: (cell.row, cell.col))
+    return out
