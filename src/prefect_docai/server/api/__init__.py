@@ -1,0 +1,1 @@
+"""HTTP routes of the service, one module per endpoint family."""

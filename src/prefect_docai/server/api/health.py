@@ -1,0 +1,55 @@
+"""Liveness, readiness and the public signing keys."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Depends
+from fastapi.responses import JSONResponse
+from sqlalchemy import text
+from starlette.concurrency import run_in_threadpool
+
+from prefect_docai.server.auth import get_service
+from prefect_docai.server.service import Service
+
+
+async def healthz() -> dict[str, str]:
+    return {"status": "ok"}
+
+
+def _db_ok(service: Service) -> bool:
+    try:
+        with service.db.session() as session:
+            session.execute(text("SELECT 1"))
+        return True
+    except Exception:
+        return False
+
+
+async def readyz(service: Service = Depends(get_service)) -> JSONResponse:
+    ok = service.ready and await run_in_threadpool(_db_ok, service)
+    return JSONResponse({"status": "ready" if ok else "starting"}, status_code=200 if ok else 503)
+
+
+async def jwks(service: Service = Depends(get_service)) -> dict[str, Any]:
+    return service.tokens.jwks()
+
+
+def router() -> APIRouter:
+    routes = APIRouter(tags=["health"])
+    routes.add_api_route("/healthz", healthz, methods=["GET"], summary="Liveness")
+    routes.add_api_route(
+        "/readyz",
+        readyz,
+        methods=["GET"],
+        summary="Readiness (database reachable, job runner started)",
+        responses={503: {"description": "Not ready yet."}},
+    )
+    routes.add_api_route(
+        "/.well-known/jwks.json",
+        jwks,
+        methods=["GET"],
+        summary="Public keys of the token signer",
+        tags=["auth"],
+    )
+    return routes

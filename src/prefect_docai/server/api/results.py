@@ -1,0 +1,277 @@
+"""``GET /api/Result/v1/JobResults/{jobId}/json|zip|file``."""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+from datetime import timedelta
+from typing import Any
+
+from fastapi import APIRouter, Depends, Path, Query
+from fastapi.responses import JSONResponse, Response
+from sqlalchemy import select
+from starlette.concurrency import run_in_threadpool
+
+from prefect_docai.models.tools import Tool
+from prefect_docai.server import storage
+from prefect_docai.server.auth import Principal, get_service, require_consumption
+from prefect_docai.server.db import JobFileRow, JobRow, utcnow
+from prefect_docai.server.envelope import build_envelope
+from prefect_docai.server.problems import Problem, problem_response
+from prefect_docai.server.service import Service
+
+_JOB_ID = Path(
+    alias="jobId", description="The job id from the upload's 201 response.", max_length=64
+)
+
+_COMMON: dict[int | str, dict[str, Any]] = {
+    401: problem_response("Missing, expired or invalid token."),
+    403: problem_response("The token lacks the `consumption` scope."),
+    404: problem_response(
+        "`job_not_found` (unknown id or another client's job), `job_pending` (queued or processing: "
+        "the body carries `jobStatus` and `retryAfter`, and a `Retry-After` header is set), "
+        "`job_expired` (the result was deleted after the retention period) or `file_not_found`."
+    ),
+}
+_FAILED: dict[int | str, dict[str, Any]] = {
+    409: problem_response(
+        "The job failed (`job_failed`): there is no file; its JSON result says why."
+    )
+}
+
+
+def _load(service: Service, job_id: str, client_id: str) -> tuple[JobRow, list[JobFileRow]]:
+    with service.db.session() as session:
+        job = session.get(JobRow, job_id)
+        if job is None or job.client_id != client_id:
+            # Another client's job is indistinguishable from an unknown one.
+            raise Problem(
+                404, "job_not_found", f"There is no job {job_id!r} for this client.", jobId=job_id
+            )
+        files = list(
+            session.scalars(
+                select(JobFileRow).where(JobFileRow.job_id == job_id).order_by(JobFileRow.id)
+            )
+        )
+        return job, files
+
+
+def _check_ready(service: Service, job: JobRow) -> None:
+    if job.status in ("queued", "processing"):
+        retry = service.settings.retry_after
+        raise Problem(
+            404,
+            "job_pending",
+            f"The job is {job.status}; ask again in {retry} s.",
+            title="Result Not Ready",
+            headers={"Retry-After": str(retry)},
+            jobId=job.id,
+            jobStatus=job.status,
+            retryAfter=retry,
+        )
+    ended = job.completed_at
+    too_old = (
+        ended is not None and ended + timedelta(seconds=service.settings.result_ttl) < utcnow()
+    )
+    if job.status == "expired" or too_old:
+        raise Problem(
+            404,
+            "job_expired",
+            "The result was deleted after the retention period.",
+            title="Result Expired",
+            jobId=job.id,
+            jobStatus="expired",
+        )
+
+
+def _envelope(service: Service, job: JobRow) -> dict[str, Any]:
+    result = None
+    if job.status == "succeeded":
+        try:
+            result = json.loads(service.store.get(storage.result_key(job.id)))
+        except FileNotFoundError:
+            raise Problem(
+                404,
+                "job_expired",
+                "The result is no longer stored.",
+                jobId=job.id,
+                jobStatus="expired",
+            ) from None
+    return build_envelope(job, result, service.settings.tool_prefix).to_json_dict()
+
+
+def _fail_if_failed(job: JobRow) -> None:
+    if job.status == "failed":
+        raise Problem(
+            409,
+            "job_failed",
+            f"The job failed ({job.error_code}): {job.error_detail}",
+            title="Job Failed",
+            jobId=job.id,
+            jobStatus="failed",
+            error={"code": job.error_code, "detail": job.error_detail},
+        )
+
+
+def _json_result(service: Service, job_id: str, client_id: str) -> dict[str, Any]:
+    job, _ = _load(service, job_id, client_id)
+    _check_ready(service, job)
+    return _envelope(service, job)
+
+
+def _zip_result(service: Service, job_id: str, client_id: str) -> tuple[bytes, str]:
+    job, files = _load(service, job_id, client_id)
+    _check_ready(service, job)
+    _fail_if_failed(job)
+    envelope = _envelope(service, job)
+    requested = set(filter(None, job.output_formats.split(",")))
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        # ICR's ZIP is the spec's "searchable PDF + text file"; every other tool's carries
+        # result.json next to its files.
+        if job.tool != Tool.ICR.value or "JSON" in requested:
+            archive.writestr("result.json", json.dumps(envelope, ensure_ascii=False, indent=2))
+        used: set[str] = {"result.json"}
+        for file in files:
+            name = _unique(file.name, used)
+            archive.writestr(name, service.store.get(file.path))
+    stem = job.file_name.rsplit(".", 1)[0] or "result"
+    return buffer.getvalue(), f"{stem}.zip"
+
+
+def _unique(name: str, used: set[str]) -> str:
+    candidate, n = name, 1
+    while candidate in used:
+        stem, dot, ext = name.rpartition(".")
+        candidate = f"{stem}-{n}.{ext}" if dot else f"{name}-{n}"
+        n += 1
+    used.add(candidate)
+    return candidate
+
+
+def _file_result(
+    service: Service, job_id: str, client_id: str, output_type: str
+) -> tuple[bytes, str, str]:
+    job, files = _load(service, job_id, client_id)
+    wanted = output_type.strip().upper()
+    wanted = "TXT" if wanted == "TEXT" else wanted
+    tool = Tool(job.tool)
+    if wanted not in tool.output_formats:
+        allowed = ", ".join(sorted(tool.output_formats))
+        raise Problem(
+            400,
+            "unsupported_output_type",
+            f"{service.settings.tool_prefix}{tool.value} does not produce {output_type!r}; it produces {allowed}.",
+        )
+    _check_ready(service, job)
+    _fail_if_failed(job)
+    if wanted == "JSON":
+        return (
+            json.dumps(_envelope(service, job), ensure_ascii=False).encode(),
+            "application/json",
+            "result.json",
+        )
+    matching = [file for file in files if file.output_type == wanted]
+    if not matching:
+        raise Problem(
+            404,
+            "file_not_found",
+            f"This job produced no {wanted} file (request it in outputFormats).",
+            jobId=job.id,
+        )
+    if len(matching) == 1:
+        file = matching[0]
+        return service.store.get(file.path), file.media_type, file.name
+    buffer = io.BytesIO()
+    used: set[str] = set()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for file in matching:
+            archive.writestr(_unique(file.name, used), service.store.get(file.path))
+    return buffer.getvalue(), "application/zip", f"{wanted.lower()}-files.zip"
+
+
+def _attachment(name: str) -> str:
+    safe = "".join(ch if 32 <= ord(ch) < 127 and ch not in '"\\' else "_" for ch in name)
+    return f'attachment; filename="{safe}"'
+
+
+async def get_json(
+    job_id: str = _JOB_ID,
+    principal: Principal = Depends(require_consumption),
+    service: Service = Depends(get_service),
+) -> JSONResponse:
+    body = await run_in_threadpool(_json_result, service, job_id, principal.client_id)
+    return JSONResponse(body)
+
+
+async def get_zip(
+    job_id: str = _JOB_ID,
+    principal: Principal = Depends(require_consumption),
+    service: Service = Depends(get_service),
+) -> Response:
+    data, name = await run_in_threadpool(_zip_result, service, job_id, principal.client_id)
+    return Response(
+        data, media_type="application/zip", headers={"Content-Disposition": _attachment(name)}
+    )
+
+
+async def get_file(
+    job_id: str = _JOB_ID,
+    output_type: str = Query(
+        alias="outputType",
+        description="CSV, PDF, TXT (TEXT) or JSON, as the tool produces.",
+        max_length=20,
+    ),
+    principal: Principal = Depends(require_consumption),
+    service: Service = Depends(get_service),
+) -> Response:
+    data, media_type, name = await run_in_threadpool(
+        _file_result, service, job_id, principal.client_id, output_type
+    )
+    return Response(data, media_type=media_type, headers={"Content-Disposition": _attachment(name)})
+
+
+def router() -> APIRouter:
+    routes = APIRouter(prefix="/api/Result/v1/JobResults", tags=["results"])
+    routes.add_api_route(
+        "/{jobId}/json",
+        get_json,
+        methods=["GET"],
+        summary="The job's JSON result (also for a failed job: status failed + error)",
+        responses={200: {"description": "The result envelope (RESULTS.md)."}, **_COMMON},
+        response_class=JSONResponse,
+    )
+    routes.add_api_route(
+        "/{jobId}/zip",
+        get_zip,
+        methods=["GET"],
+        summary="The job's files as a ZIP",
+        description=(
+            "ToolICR: searchable PDF + text (and result.json when JSON was requested); "
+            "ToolPaperFlow: one PDF per document + result.json; other tools: result.json + "
+            "the files of the requested formats."
+        ),
+        responses={
+            200: {"description": "ZIP archive.", "content": {"application/zip": {}}},
+            **_COMMON,
+            **_FAILED,
+        },
+    )
+    routes.add_api_route(
+        "/{jobId}/file",
+        get_file,
+        methods=["GET"],
+        summary="One output file of the job, by outputType",
+        description=(
+            "TableExtraction CSV: one table → its CSV, several → a ZIP of CSVs. An outputType the "
+            "tool does not produce → 400 `unsupported_output_type`."
+        ),
+        responses={
+            200: {"description": "The file.", "content": {"application/octet-stream": {}}},
+            400: problem_response("`unsupported_output_type` or a missing outputType."),
+            **_COMMON,
+            **_FAILED,
+        },
+    )
+    return routes

@@ -1,0 +1,419 @@
+"""``POST /api/FileUpload/v1/Upload/{tool}``: validate, charge, queue."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from email_validator import EmailNotValidError, validate_email
+from fastapi import APIRouter, Depends, Header, Path, Query, Request
+from fastapi.responses import JSONResponse
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import FormData, UploadFile
+
+from prefect_docai.engines.base import DocumentError
+from prefect_docai.engines.languages import LanguageError, parse_language_hint
+from prefect_docai.engines.sniff import DocumentInfo, inspect_document
+from prefect_docai.models.tools import Tool
+from prefect_docai.server import storage
+from prefect_docai.server.auth import Principal, get_service, require_consumption
+from prefect_docai.server.db import ClientRow, JobRow, utcnow
+from prefect_docai.server.middleware import BodyTooLarge
+from prefect_docai.server.problems import Problem, problem_response
+from prefect_docai.server.ratelimit import retry_after_header
+from prefect_docai.server.service import Service
+
+# Tools whose parameter table lists languageHint; the others ignore it (still validated).
+_LANGUAGE_TOOLS = frozenset({Tool.ICR, Tool.TABLE_EXTRACTION})
+# Bare XML e-invoices (CII/UBL) are only meaningful to the invoice tool.
+_XML_TOOLS = frozenset({Tool.INVOICE})
+
+_UPLOAD_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["file"],
+    "properties": {
+        "file": {
+            "type": "string",
+            "format": "binary",
+            "description": "PDF, PNG, JPEG, TIFF, BMP, GIF or WebP; at most 10 MB.",
+        },
+        "email": {"type": "string", "description": "Send the result to this address."},
+        "outputFormats": {
+            "type": "string",
+            "description": "Comma-separated: PDF, TXT (TEXT), JSON, CSV (per tool).",
+        },
+        "languageHint": {
+            "type": "string",
+            "description": "ISO 639-1 code(s), comma-separated; default en.",
+        },
+        "threshold": {"type": "string", "description": "Minimum confidence, a number in [0, 1]."},
+    },
+}
+
+RESPONSES: dict[int | str, dict[str, Any]] = {
+    201: {
+        "description": "Job created; `Location` points at its JSON result.",
+        "content": {
+            "application/json": {
+                "schema": {
+                    "type": "object",
+                    "required": ["jobId"],
+                    "properties": {"jobId": {"type": "string"}},
+                }
+            }
+        },
+    },
+    400: problem_response(
+        "Bad input: `file_missing`, `empty_file`, `corrupt_pdf`, `encrypted_pdf`, `corrupt_image`, "
+        "`unsupported_output_format`, `invalid_language`, `invalid_threshold`, `invalid_email`, "
+        "`insufficient_credits`, `invalid_request`."
+    ),
+    401: problem_response("Missing, expired or invalid token (`missing_token`, `invalid_token`)."),
+    403: problem_response("The token lacks the `consumption` scope (`insufficient_scope`)."),
+    404: problem_response("Unknown tool (`unknown_tool`)."),
+    409: problem_response(
+        "The Idempotency-Key was used for a different upload (`idempotency_key_reused`)."
+    ),
+    413: problem_response("The file is larger than the limit (`file_too_large`)."),
+    415: problem_response("The file is not a supported type (`unsupported_media_type`)."),
+    429: problem_response(
+        "More than the allowed uploads per second for this tool (`rate_limited`); see `Retry-After`."
+    ),
+    501: problem_response(
+        "The tool's engine is not installed (`engine_not_available`); nothing was charged."
+    ),
+}
+
+
+@dataclass(frozen=True)
+class UploadParams:
+    email: str | None
+    output_formats: tuple[str, ...]
+    languages: tuple[str, ...]
+    threshold: float | None
+
+
+def resolve_tool(service: Service, name: str) -> Tool:
+    prefix = service.settings.tool_prefix
+    tool = Tool.from_suffix(name[len(prefix) :]) if name.startswith(prefix) else None
+    if tool is None:
+        known = ", ".join(f"{prefix}{t.value}" for t in Tool)
+        raise Problem(
+            404,
+            "unknown_tool",
+            f"There is no tool {name!r}. Tools: {known} ({prefix}DocSplit = {prefix}PaperFlow).",
+        )
+    return tool
+
+
+def engine_available(service: Service, tool: Tool) -> bool:
+    module = service.settings.engine_path(tool).partition(":")[0]
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def _param(form: FormData, query_value: str | None, name: str) -> str | None:
+    values = [v for v in form.getlist(name) if isinstance(v, str)]
+    if len(values) > 1:
+        raise Problem(400, "invalid_request", f"{name} was sent more than once.")
+    value = values[0] if values else query_value
+    if value is None:
+        return None
+    value = value.strip()
+    return value or None
+
+
+def parse_params(tool: Tool, form: FormData, query: dict[str, str | None]) -> UploadParams:
+    email = _param(form, query["email"], "email")
+    if email is not None:
+        try:
+            email = validate_email(email, check_deliverability=False).normalized
+        except EmailNotValidError as exc:
+            raise Problem(400, "invalid_email", f"email is not a valid address: {exc}") from None
+    formats_raw = _param(form, query["outputFormats"], "outputFormats")
+    if formats_raw is None:
+        formats = tool.default_output_formats
+    else:
+        names = [part.strip().upper() for part in formats_raw.split(",") if part.strip()]
+        names = ["TXT" if name == "TEXT" else name for name in names]
+        unknown = [name for name in names if name not in tool.output_formats]
+        if unknown or not names:
+            allowed = ", ".join(sorted(tool.output_formats))
+            raise Problem(
+                400,
+                "unsupported_output_format",
+                f"{', '.join(unknown) or 'nothing'} is not an output format of Tool{tool.value}; allowed: {allowed}.",
+            )
+        formats = tuple(dict.fromkeys(names))
+    hint = _param(form, query["languageHint"], "languageHint")
+    try:
+        languages = parse_language_hint(hint)
+    except LanguageError as exc:
+        raise Problem(400, "invalid_language", f"languageHint: {exc}.") from None
+    threshold_raw = _param(form, query["threshold"], "threshold")
+    threshold: float | None = None
+    if threshold_raw is not None:
+        try:
+            threshold = float(threshold_raw)
+        except ValueError:
+            threshold = None
+        if threshold is None or not 0.0 <= threshold <= 1.0:
+            raise Problem(
+                400,
+                "invalid_threshold",
+                f"threshold must be a number from 0 to 1, not {threshold_raw!r}.",
+            )
+    return UploadParams(email, formats, languages, threshold)
+
+
+def _file_from(form: FormData) -> UploadFile:
+    files = [v for v in form.getlist("file") if isinstance(v, UploadFile)]
+    if not files:
+        if any(isinstance(v, str) for v in form.getlist("file")):
+            raise Problem(
+                400,
+                "file_missing",
+                "The 'file' field must be a file part (multipart/form-data with a filename).",
+            )
+        raise Problem(
+            400, "file_missing", "A multipart/form-data body with a 'file' part is required."
+        )
+    if len(files) > 1:
+        raise Problem(400, "invalid_request", "Send exactly one 'file' part.")
+    return files[0]
+
+
+def _insert_job(
+    service: Service,
+    principal: Principal,
+    tool: Tool,
+    info: DocumentInfo,
+    file_name: str,
+    data: bytes,
+    params: UploadParams,
+    idempotency_key: str | None,
+) -> tuple[str, bool]:
+    """Reserve credits and insert the job in one transaction; returns (job id, replayed)."""
+    sha256 = hashlib.sha256(data).hexdigest()
+    job_id = str(uuid.uuid4())
+    if idempotency_key is not None:
+        existing = _find_idempotent(service, principal.client_id, idempotency_key, tool, sha256)
+        if existing is not None:
+            return existing, True
+    service.store.put(storage.input_key(job_id), data)
+    try:
+        with service.db.transaction() as session:
+            # Charging first takes the write lock, so the idempotency check below and the
+            # insert see a consistent table.
+            charged = session.execute(
+                update(ClientRow)
+                .where(ClientRow.id == principal.client_id, ClientRow.credits >= info.page_count)
+                .values(credits=ClientRow.credits - info.page_count)
+            )
+            if getattr(charged, "rowcount", 0) != 1:
+                balance = session.scalar(
+                    select(ClientRow.credits).where(ClientRow.id == principal.client_id)
+                )
+                if balance is None:
+                    raise Problem(
+                        401,
+                        "invalid_token",
+                        "The client of this token no longer exists.",
+                        headers={
+                            "WWW-Authenticate": 'Bearer realm="prefect-docai", error="invalid_token"'
+                        },
+                    )
+                raise Problem(
+                    400,
+                    "insufficient_credits",
+                    f"The document has {info.page_count} page(s) but the balance is {balance} credit(s).",
+                    required=info.page_count,
+                    balance=balance,
+                )
+            session.add(
+                JobRow(
+                    id=job_id,
+                    client_id=principal.client_id,
+                    tool=tool.value,
+                    status="queued",
+                    file_name=file_name,
+                    media_type=info.media_type,
+                    sha256=sha256,
+                    size=len(data),
+                    page_count=info.page_count,
+                    credits_charged=info.page_count,
+                    output_formats=",".join(params.output_formats),
+                    languages=",".join(params.languages),
+                    threshold=params.threshold,
+                    email=params.email,
+                    idempotency_key=idempotency_key,
+                    created_at=utcnow(),
+                    attempts=0,
+                    warnings=[],
+                    email_attempts=0,
+                )
+            )
+    except IntegrityError:
+        # Same Idempotency-Key raced in from another request: that one won.
+        service.store.delete(storage.input_key(job_id))
+        if idempotency_key is None:
+            raise
+        existing = _find_idempotent(service, principal.client_id, idempotency_key, tool, sha256)
+        if existing is None:
+            raise
+        return existing, True
+    except BaseException:
+        service.store.delete(storage.input_key(job_id))
+        raise
+    return job_id, False
+
+
+def _find_idempotent(
+    service: Service, client_id: str, key: str, tool: Tool, sha256: str
+) -> str | None:
+    with service.db.session() as session:
+        job = session.scalar(
+            select(JobRow).where(JobRow.client_id == client_id, JobRow.idempotency_key == key)
+        )
+    if job is None:
+        return None
+    if job.tool != tool.value or job.sha256 != sha256:
+        raise Problem(
+            409,
+            "idempotency_key_reused",
+            "This Idempotency-Key was already used for a different upload.",
+            jobId=job.id,
+        )
+    return job.id
+
+
+def _inspect(data: bytes) -> DocumentInfo:
+    return inspect_document(data)
+
+
+async def upload(
+    request: Request,
+    tool_name: str = Path(
+        alias="tool", description="Tool name, e.g. ToolICR (ToolDocSplit = ToolPaperFlow)."
+    ),
+    email: str | None = Query(None, description="Send the result to this address."),
+    output_formats: str | None = Query(
+        None, alias="outputFormats", description="Comma-separated output formats."
+    ),
+    language_hint: str | None = Query(None, alias="languageHint", description="ISO 639-1 code(s)."),
+    threshold: str | None = Query(None, description="Minimum confidence in [0, 1]."),
+    idempotency_key: str | None = Header(None, alias="Idempotency-Key", max_length=200),
+    principal: Principal = Depends(require_consumption),
+    service: Service = Depends(get_service),
+) -> JSONResponse:
+    tool = resolve_tool(service, tool_name)
+    if not engine_available(service, tool):
+        raise Problem(
+            501,
+            "engine_not_available",
+            f"The engine of {tool_name} is not installed on this server; nothing was charged.",
+        )
+    wait = service.rate_limiter.acquire(principal.client_id, tool.value)
+    if wait > 0:
+        rate = service.settings.upload_rate_per_second
+        raise Problem(
+            429,
+            "rate_limited",
+            f"At most {rate:g} upload(s) per second per tool; retry later.",
+            headers={"Retry-After": retry_after_header(wait)},
+        )
+    content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if content_type != "multipart/form-data":
+        raise Problem(
+            400, "file_missing", "A multipart/form-data body with a 'file' part is required."
+        )
+    limit = service.settings.max_upload_bytes
+    try:
+        form = await request.form(max_files=1, max_fields=20)
+    except BodyTooLarge:
+        raise Problem(
+            413, "file_too_large", f"The file is larger than {limit} bytes.", limit=limit
+        ) from None
+    except Exception:
+        raise Problem(400, "invalid_request", "The multipart body cannot be parsed.") from None
+    try:
+        upload_file = _file_from(form)
+        if upload_file.size is not None and upload_file.size > limit:
+            raise Problem(
+                413, "file_too_large", f"The file is larger than {limit} bytes.", limit=limit
+            )
+        params = parse_params(
+            tool,
+            form,
+            {
+                "email": email,
+                "outputFormats": output_formats,
+                "languageHint": language_hint,
+                "threshold": threshold,
+            },
+        )
+        data = await upload_file.read(limit + 1)
+        if len(data) > limit:
+            raise Problem(
+                413, "file_too_large", f"The file is larger than {limit} bytes.", limit=limit
+            )
+        try:
+            info = await run_in_threadpool(_inspect, data)
+        except DocumentError as exc:
+            status = (
+                415
+                if exc.code == "unsupported_media_type"
+                else 413
+                if exc.code in {"file_too_large"}
+                else 400
+            )
+            raise Problem(status, exc.code, exc.detail) from None
+        if info.media_type == "application/xml" and tool not in _XML_TOOLS:
+            raise Problem(
+                415,
+                "unsupported_media_type",
+                "XML is accepted only by the invoice tool; send a PDF or an image.",
+            )
+        file_name = (upload_file.filename or "document").replace("\\", "/").rsplit("/", 1)[-1][
+            :200
+        ] or "document"
+        key = idempotency_key.strip() if idempotency_key and idempotency_key.strip() else None
+        job_id, replayed = await run_in_threadpool(
+            _insert_job, service, principal, tool, info, file_name, data, params, key
+        )
+    finally:
+        await form.close()
+    if not replayed:
+        service.runner.notify()
+    location = f"/api/Result/v1/JobResults/{job_id}/json"
+    headers = {"Location": location}
+    if replayed:
+        headers["Idempotent-Replayed"] = "true"
+    return JSONResponse({"jobId": job_id}, status_code=201, headers=headers)
+
+
+def router() -> APIRouter:
+    routes = APIRouter(tags=["upload"])
+    routes.add_api_route(
+        "/api/FileUpload/v1/Upload/{tool}",
+        upload,
+        methods=["POST"],
+        status_code=201,
+        summary="Upload a document to a tool",
+        responses=RESPONSES,
+        openapi_extra={
+            "requestBody": {
+                "required": True,
+                "content": {"multipart/form-data": {"schema": _UPLOAD_SCHEMA}},
+            }
+        },
+        response_class=JSONResponse,
+    )
+    return routes

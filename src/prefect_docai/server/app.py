@@ -1,0 +1,72 @@
+"""The FastAPI application factory."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.openapi.utils import get_openapi
+
+import prefect_docai
+from prefect_docai.server.api import account, health, results, token, uploads
+from prefect_docai.server.middleware import AccessLog, UploadSizeLimit
+from prefect_docai.server.problems import install_handlers
+from prefect_docai.server.service import Service
+from prefect_docai.server.settings import Settings
+
+DESCRIPTION = """\
+Document-AI tools (text recognition, classification, invoice / receipt / table extraction,
+page stream segmentation) behind the interface of `shared/spec/interface.md`.
+
+Get a token from the token endpoint (client credentials, form body or HTTP Basic), upload a
+document to a tool, then fetch the result. Errors are `application/problem+json` with a
+stable `code`; the token endpoint answers RFC 6749 errors.
+"""
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings()
+    service = Service(settings)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        await service.start()
+        try:
+            yield
+        finally:
+            await service.stop()
+
+    app = FastAPI(
+        title="prefect-docai",
+        version=getattr(prefect_docai, "__version__", "0.1.0"),
+        description=DESCRIPTION,
+        lifespan=lifespan,
+    )
+    app.state.service = service
+    install_handlers(app)
+    app.include_router(token.router(settings.token_path))
+    app.include_router(uploads.router())
+    app.include_router(results.router())
+    app.include_router(account.router())
+    app.include_router(health.router())
+    app.add_middleware(UploadSizeLimit, limit=settings.max_upload_bytes)
+    app.add_middleware(AccessLog)
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            schema = get_openapi(
+                title=app.title, version=app.version, description=app.description, routes=app.routes
+            )
+            schemes = schema.setdefault("components", {}).setdefault("securitySchemes", {})
+            schemes["clientBasic"] = {
+                "type": "http",
+                "scheme": "basic",
+                "description": "client_id as user, client_secret as password (token endpoint only).",
+            }
+            app.openapi_schema = schema
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+    return app

@@ -1,0 +1,165 @@
+"""The service in this process on loopback: uvicorn in a background thread, real HTTP.
+
+Used by ``docai demo``, the Prefect flows' local mode and the tests; clients talk to it over
+HTTP exactly as to a remote service.
+"""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import tempfile
+import threading
+import time
+from collections.abc import Iterable
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+import httpx
+import uvicorn
+
+from prefect_docai.server import accounts
+from prefect_docai.server.accounts import SCOPES, ClientCredentials
+from prefect_docai.server.app import create_app
+from prefect_docai.server.db import Database
+from prefect_docai.server.settings import Settings
+
+__all__ = ["ClientCredentials", "EmbeddedService"]
+
+
+class EmbeddedService:
+    """The service in this process on loopback: uvicorn in a background thread, real HTTP.
+
+    ``data_dir=None`` uses a temporary directory that is removed on :meth:`stop`. Extra
+    keyword arguments override :class:`Settings` fields (``workers=1``,
+    ``upload_rate_per_second=5`` …); everything else comes from ``DOCAI_*`` variables.
+    """
+
+    def __init__(
+        self,
+        data_dir: str | Path | None = None,
+        *,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        **settings_overrides: Any,
+    ) -> None:
+        self._temp_dir: Path | None = None
+        if data_dir is None:
+            self._temp_dir = Path(tempfile.mkdtemp(prefix="docai-embedded-"))
+            data_dir = self._temp_dir
+        self.settings = Settings(data_dir=Path(data_dir), **settings_overrides)
+        self.host = host
+        self.port = port
+        self.base_url = ""
+        self.token_url = ""
+        self._server: uvicorn.Server | None = None
+        self._thread: threading.Thread | None = None
+        self._socket: socket.socket | None = None
+        self._db: Database | None = None
+
+    # --- lifecycle -----------------------------------------------------------------------
+
+    def start(self, timeout: float = 60.0) -> EmbeddedService:
+        """Start uvicorn on the loopback port and wait until ``/readyz`` answers 200."""
+        if self._thread is not None:
+            return self
+        sock = socket.socket(
+            socket.AF_INET6 if ":" in self.host else socket.AF_INET, socket.SOCK_STREAM
+        )
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((self.host, self.port))
+        sock.listen(2048)
+        self._socket = sock
+        self.port = sock.getsockname()[1]
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        self.base_url = f"http://{host}:{self.port}"
+        self.token_url = self.base_url + self.settings.token_path
+        app = create_app(self.settings)
+        config = uvicorn.Config(
+            app, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=5
+        )
+        server = uvicorn.Server(config)
+        self._server = server
+        self._thread = threading.Thread(
+            target=server.run,
+            kwargs={"sockets": [sock]},
+            name=f"docai-embedded-{self.port}",
+            daemon=True,
+        )
+        self._thread.start()
+        self._wait_ready(timeout)
+        return self
+
+    def _wait_ready(self, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        with httpx.Client(timeout=2.0) as client:
+            while time.monotonic() < deadline:
+                if self._thread is None or not self._thread.is_alive():
+                    self.stop()
+                    raise RuntimeError("the embedded service stopped while starting (see the log)")
+                try:
+                    if client.get(self.base_url + "/readyz").status_code == 200:
+                        return
+                except httpx.TransportError:
+                    pass
+                time.sleep(0.05)
+        self.stop()
+        raise TimeoutError(f"the embedded service did not become ready within {timeout:g} s")
+
+    def stop(self) -> None:
+        """Stop uvicorn and the worker pool; jobs in progress go back to the queue."""
+        server, thread = self._server, self._thread
+        if server is not None and thread is not None:
+            server.should_exit = True
+            thread.join(30)
+            if thread.is_alive():
+                server.force_exit = True
+                thread.join(10)
+        self._server = None
+        self._thread = None
+        if self._socket is not None:
+            self._socket.close()
+            self._socket = None
+        if self._db is not None:
+            self._db.dispose()
+            self._db = None
+        if self._temp_dir is not None:
+            shutil.rmtree(self._temp_dir, ignore_errors=True)
+            self._temp_dir = None
+
+    def __enter__(self) -> EmbeddedService:
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    # --- administration (direct database access, like `docai admin`) ---------------------
+
+    def _database(self) -> Database:
+        if self._db is None:
+            self.settings.data_dir.mkdir(parents=True, exist_ok=True)
+            db = Database(self.settings.sqlalchemy_url)
+            db.create_all()
+            self._db = db
+        return self._db
+
+    def create_client(
+        self, name: str = "embedded", credits: int = 1_000_000, scopes: Iterable[str] = SCOPES
+    ) -> ClientCredentials:
+        return accounts.create_client(self._database(), name, credits, scopes)
+
+    def add_credits(self, client_id: str, credits: int) -> int:
+        return accounts.add_credits(self._database(), client_id, credits)
+
+    def credits(self, client_id: str) -> int:
+        return accounts.get_client(self._database(), client_id).credits

@@ -1,0 +1,351 @@
+"""Running jobs: claim queued jobs, run them in the worker pool, store outcomes.
+
+State machine: ``queued → processing → succeeded | failed → expired``. A job being processed
+holds a lease that its runner renews; when a runner stops it hands its jobs back to the
+queue, and when it crashes the lease runs out and any runner (this or another replica)
+requeues the job. Completion is guarded by the lease, so a job completes once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Callable
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from sqlalchemy import delete, select, update
+
+from prefect_docai.engines.base import EngineOptions
+from prefect_docai.models.tools import Tool
+from prefect_docai.server import storage
+from prefect_docai.server.db import ClientRow, JobFileRow, JobRow, utcnow
+from prefect_docai.server.workers import WorkerCrashed, WorkOutcome
+
+if TYPE_CHECKING:
+    from prefect_docai.server.service import Service
+
+log = logging.getLogger("prefect_docai.server.jobs")
+T = TypeVar("T")
+
+# Formats an engine is always asked for because the tool's ZIP contains them
+# (ICR: searchable PDF + text; PaperFlow: one PDF per document).
+ZIP_FORMATS: dict[Tool, tuple[str, ...]] = {Tool.ICR: ("PDF", "TXT"), Tool.PAPERFLOW: ("PDF",)}
+
+
+async def _in_thread(func: Callable[..., T], *args: Any) -> T:
+    return await asyncio.to_thread(func, *args)
+
+
+class JobRunner:
+    def __init__(self, service: Service) -> None:
+        self.service = service
+        self.settings = service.settings
+        self._wake = asyncio.Event()
+        self._running: dict[str, asyncio.Task[None]] = {}
+        self._loops: list[asyncio.Task[None]] = []
+        self._stopping = False
+
+    # --- lifecycle -------------------------------------------------------------------
+
+    async def start(self) -> None:
+        await _in_thread(self.requeue_expired_leases)
+        self._loops = [
+            asyncio.create_task(self._dispatch_loop(), name="docai-dispatch"),
+            asyncio.create_task(self._heartbeat_loop(), name="docai-heartbeat"),
+        ]
+
+    def notify(self) -> None:
+        self._wake.set()
+
+    async def stop(self) -> None:
+        self._stopping = True
+        for task in self._loops:
+            task.cancel()
+        running = list(self._running.values())
+        for task in running:
+            task.cancel()
+        for task in [*self._loops, *running]:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        await _in_thread(self._release_own_jobs)
+
+    # --- dispatch --------------------------------------------------------------------
+
+    async def _dispatch_loop(self) -> None:
+        while True:
+            try:
+                await _in_thread(self.requeue_expired_leases)
+                free = self.settings.workers - len(self._running)
+                if free > 0:
+                    for job_id in await _in_thread(self._claim, free):
+                        task = asyncio.create_task(self._run(job_id), name=f"docai-job-{job_id}")
+                        self._running[job_id] = task
+                        task.add_done_callback(self._finished_callback(job_id))
+            except Exception:
+                log.exception("dispatching jobs failed; retrying")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout=0.5)
+            self._wake.clear()
+
+    def _finished_callback(self, job_id: str) -> Callable[[asyncio.Task[None]], None]:
+        return lambda _task: self._finished(job_id)
+
+    def _finished(self, job_id: str) -> None:
+        self._running.pop(job_id, None)
+        if not self._stopping:
+            self._wake.set()
+
+    async def _heartbeat_loop(self) -> None:
+        interval = max(0.2, self.settings.job_lease_seconds / 3)
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                await _in_thread(self._renew_leases)
+            except Exception:
+                log.exception("renewing job leases failed")
+
+    def _claim(self, limit: int) -> list[str]:
+        db, owner = self.service.db, self.service.instance_id
+        claimed: list[str] = []
+        with db.session() as session:
+            candidates = list(
+                session.scalars(
+                    select(JobRow.id)
+                    .where(JobRow.status == "queued")
+                    .order_by(JobRow.created_at)
+                    .limit(limit)
+                )
+            )
+        now = utcnow()
+        for job_id in candidates:
+            with db.transaction() as session:
+                result = session.execute(
+                    update(JobRow)
+                    .where(JobRow.id == job_id, JobRow.status == "queued")
+                    .values(
+                        status="processing",
+                        lease_owner=owner,
+                        lease_expires_at=now + timedelta(seconds=self.settings.job_lease_seconds),
+                        started_at=now,
+                        attempts=JobRow.attempts + 1,
+                    )
+                )
+                if getattr(result, "rowcount", 0) == 1:
+                    claimed.append(job_id)
+        return claimed
+
+    def _renew_leases(self) -> None:
+        if not self._running:
+            return
+        with self.service.db.transaction() as session:
+            session.execute(
+                update(JobRow)
+                .where(
+                    JobRow.id.in_(list(self._running)),
+                    JobRow.status == "processing",
+                    JobRow.lease_owner == self.service.instance_id,
+                )
+                .values(
+                    lease_expires_at=utcnow() + timedelta(seconds=self.settings.job_lease_seconds)
+                )
+            )
+
+    def requeue_expired_leases(self) -> None:
+        """Jobs whose runner died: back to the queue, or failed after too many attempts."""
+        now = utcnow()
+        with self.service.db.session() as session:
+            stale = list(
+                session.execute(
+                    select(JobRow.id, JobRow.attempts).where(
+                        JobRow.status == "processing", JobRow.lease_expires_at < now
+                    )
+                )
+            )
+        for job_id, attempts in stale:
+            if attempts >= self.settings.max_job_attempts:
+                self._fail(
+                    job_id,
+                    None,
+                    "engine_crashed",
+                    f"Processing was interrupted {attempts} times; the document is not retried again.",
+                )
+                continue
+            with self.service.db.transaction() as session:
+                session.execute(
+                    update(JobRow)
+                    .where(
+                        JobRow.id == job_id,
+                        JobRow.status == "processing",
+                        JobRow.lease_expires_at < now,
+                    )
+                    .values(status="queued", lease_owner=None, lease_expires_at=None)
+                )
+            log.warning("job %s: runner lease expired, requeued", job_id)
+
+    def _release_own_jobs(self) -> None:
+        # A clean stop is not the job's fault: it goes back to the queue without using up
+        # one of its attempts.
+        with self.service.db.transaction() as session:
+            session.execute(
+                update(JobRow)
+                .where(
+                    JobRow.status == "processing", JobRow.lease_owner == self.service.instance_id
+                )
+                .values(
+                    status="queued",
+                    lease_owner=None,
+                    lease_expires_at=None,
+                    attempts=JobRow.attempts - 1,
+                )
+            )
+
+    # --- one job ---------------------------------------------------------------------
+
+    async def _run(self, job_id: str) -> None:
+        job = await _in_thread(self._load, job_id)
+        if job is None:
+            return
+        tool = Tool(job.tool)
+        try:
+            data = await _in_thread(self.service.store.get, storage.input_key(job_id))
+        except FileNotFoundError:
+            await _in_thread(
+                self._fail,
+                job_id,
+                self.service.instance_id,
+                "input_missing",
+                "The uploaded file is no longer stored.",
+            )
+            return
+        requested = tuple(job.output_formats.split(",")) if job.output_formats else ()
+        formats = tuple(dict.fromkeys([*requested, *ZIP_FORMATS.get(tool, ())]))
+        options = EngineOptions(
+            languages=tuple(job.languages.split(",")),
+            output_formats=formats,
+            threshold=job.threshold,
+            file_name=job.file_name,
+        )
+        try:
+            outcome = await self.service.pool.run(
+                self.settings.engine_path(tool), data, options, self.settings.job_timeout
+            )
+        except WorkerCrashed as exc:
+            if job.attempts >= self.settings.max_job_attempts:
+                await _in_thread(
+                    self._fail, job_id, self.service.instance_id, "engine_crashed", str(exc)
+                )
+            else:
+                await _in_thread(self._requeue, job_id)
+            return
+        except TimeoutError:
+            await _in_thread(
+                self._fail,
+                job_id,
+                self.service.instance_id,
+                "timeout",
+                f"Processing took longer than {self.settings.job_timeout:g} s.",
+            )
+            return
+        if outcome.ok:
+            await _in_thread(self._succeed, job_id, outcome)
+        else:
+            await _in_thread(
+                self._fail,
+                job_id,
+                self.service.instance_id,
+                outcome.error_code or "engine_error",
+                outcome.error_detail or "The engine failed.",
+            )
+
+    def _load(self, job_id: str) -> JobRow | None:
+        with self.service.db.session() as session:
+            return session.get(JobRow, job_id)
+
+    def _requeue(self, job_id: str) -> None:
+        with self.service.db.transaction() as session:
+            session.execute(
+                update(JobRow)
+                .where(
+                    JobRow.id == job_id,
+                    JobRow.lease_owner == self.service.instance_id,
+                    JobRow.status == "processing",
+                )
+                .values(status="queued", lease_owner=None, lease_expires_at=None)
+            )
+        self.service.job_wake()
+
+    def _succeed(self, job_id: str, outcome: WorkOutcome) -> None:
+        store = self.service.store
+        store.put(
+            storage.result_key(job_id), json.dumps(outcome.result, ensure_ascii=False).encode()
+        )
+        rows: list[JobFileRow] = []
+        for index, file in enumerate(outcome.files):
+            key = storage.file_key(job_id, index, file.name)
+            store.put(key, file.data)
+            output_type = file.output_type.upper() if file.output_type else None
+            rows.append(
+                JobFileRow(
+                    job_id=job_id,
+                    name=file.name,
+                    media_type=file.media_type,
+                    output_type="TXT" if output_type == "TEXT" else output_type,
+                    size=len(file.data),
+                    path=key,
+                )
+            )
+        now = utcnow()
+        with self.service.db.transaction() as session:
+            job = session.get(JobRow, job_id, with_for_update=True)
+            if (
+                job is None
+                or job.status != "processing"
+                or job.lease_owner != self.service.instance_id
+            ):
+                log.warning("job %s: lost its lease before completing; outcome dropped", job_id)
+                return
+            session.execute(delete(JobFileRow).where(JobFileRow.job_id == job_id))
+            session.add_all(rows)
+            job.status = "succeeded"
+            job.completed_at = now
+            job.warnings = list(outcome.warnings)
+            job.lease_owner = None
+            job.lease_expires_at = None
+            if job.email:
+                job.email_status = "pending"
+                job.email_next_at = now
+        store.delete(storage.input_key(job_id))
+        self.service.mail_wake()
+
+    def _fail(self, job_id: str, owner: str | None, code: str, detail: str) -> None:
+        """Fail a processing job and refund its credits (owner None: any owner)."""
+        now = utcnow()
+        with self.service.db.transaction() as session:
+            job = session.get(JobRow, job_id, with_for_update=True)
+            if job is None or job.status != "processing":
+                return
+            if owner is not None and job.lease_owner != owner:
+                return
+            refund = job.credits_charged
+            session.execute(
+                update(ClientRow)
+                .where(ClientRow.id == job.client_id)
+                .values(credits=ClientRow.credits + refund)
+            )
+            job.status = "failed"
+            job.completed_at = now
+            job.error_code = code
+            job.error_detail = detail
+            job.credits_charged = 0
+            job.lease_owner = None
+            job.lease_expires_at = None
+            job.warnings = [*(job.warnings or []), f"{refund} credit(s) refunded"]
+            if job.email:
+                job.email_status = "pending"
+                job.email_next_at = now
+        self.service.store.delete(storage.input_key(job_id))
+        log.info("job %s failed: %s", job_id, code)
+        self.service.mail_wake()

@@ -1,0 +1,75 @@
+"""Retention: results are deleted ``result_ttl`` seconds after a job ended.
+
+Input bytes are already deleted when a job ends (jobs.py). The job row stays, marked
+``expired``, so a late result request can say "expired" instead of "unknown", and an
+``Idempotency-Key`` keeps pointing at the same job.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from datetime import timedelta
+from typing import TYPE_CHECKING
+
+from sqlalchemy import delete, select, update
+
+from prefect_docai.server import storage
+from prefect_docai.server.db import JobFileRow, JobRow, utcnow
+
+if TYPE_CHECKING:
+    from prefect_docai.server.service import Service
+
+log = logging.getLogger("prefect_docai.server.retention")
+
+
+class Purger:
+    def __init__(self, service: Service) -> None:
+        self.service = service
+        self._task: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        self._task = asyncio.create_task(self._loop(), name="docai-purge")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+
+    async def _loop(self) -> None:
+        while True:
+            try:
+                count = await asyncio.to_thread(self.purge)
+                if count:
+                    log.info("purged the results of %d job(s)", count)
+            except Exception:
+                log.exception("purging results failed; retrying")
+            await asyncio.sleep(self.service.settings.purge_interval)
+
+    def purge(self) -> int:
+        """Expire every ended job older than the retention period; returns how many."""
+        db, store = self.service.db, self.service.store
+        cutoff = utcnow() - timedelta(seconds=self.service.settings.result_ttl)
+        with db.session() as session:
+            due = list(
+                session.scalars(
+                    select(JobRow.id).where(
+                        JobRow.status.in_(("succeeded", "failed")), JobRow.completed_at < cutoff
+                    )
+                )
+            )
+        for job_id in due:
+            # Blobs first: if this stops halfway the row still says "ended" and the next
+            # run deletes the rest.
+            store.delete_prefix(storage.result_prefix(job_id))
+            store.delete(storage.input_key(job_id))
+            with db.transaction() as session:
+                session.execute(delete(JobFileRow).where(JobFileRow.job_id == job_id))
+                session.execute(
+                    update(JobRow)
+                    .where(JobRow.id == job_id, JobRow.status.in_(("succeeded", "failed")))
+                    .values(status="expired", expired_at=utcnow())
+                )
+        return len(due)

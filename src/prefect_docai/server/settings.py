@@ -1,0 +1,95 @@
+"""Service settings from ``DOCAI_*`` environment variables (pydantic-settings)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from pydantic import Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from prefect_docai.engines import registry
+from prefect_docai.models.tools import Tool
+
+
+def _cpu_count() -> int:
+    return max(
+        1,
+        len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1),
+    )
+
+
+class Settings(BaseSettings):
+    """Everything the service reads from its environment.
+
+    Durations are in seconds. ``database_url`` and ``storage_url`` default to places inside
+    ``data_dir`` (SQLite file and a ``blobs`` folder); set them to PostgreSQL and an object
+    store (``s3://…``) to run several stateless replicas.
+    """
+
+    model_config = SettingsConfigDict(env_prefix="DOCAI_", extra="ignore")
+
+    data_dir: Path = Path("docai-data")
+    database_url: str | None = None
+    storage_url: str | None = None
+    tool_prefix: str = "Tool"
+    token_path: str = "/oauth/token"
+    issuer: str = "prefect-docai"
+    audience: str = "prefect-docai"
+    token_ttl: int = Field(default=300, gt=0)
+    workers: int = Field(default_factory=_cpu_count, ge=1)
+    upload_rate_per_second: float = Field(default=1.0, gt=0)
+    """Uploads per second per client and tool (token bucket, burst 1)."""
+    max_upload_bytes: int = Field(default=10 * 1024 * 1024, gt=0)
+    result_ttl: float = Field(default=24 * 3600, gt=0)
+    purge_interval: float = Field(default=600, gt=0)
+    smtp_url: SecretStr | None = None
+    """``smtp://user:pass@host:25``, ``smtp+starttls://…:587`` or ``smtps://…:465``; query
+    ``?cafile=/path.pem`` trusts a private CA. Unset: mails go to ``<data_dir>/outbox``."""
+    smtp_from: str = "prefect-docai <docai@localhost>"
+    mail_max_attempts: int = Field(default=5, ge=1)
+    mail_backoff: float = Field(default=30.0, gt=0)
+    """Delay before the first mail retry; doubles per attempt."""
+    job_lease_seconds: float = Field(default=30.0, gt=0)
+    """A processing job whose owner stopped renewing it this long is requeued (crash recovery)."""
+    job_timeout: float = Field(default=900.0, gt=0)
+    max_job_attempts: int = Field(default=3, ge=1)
+    retry_after: int = Field(default=2, ge=1)
+    """Seconds a client is told to wait before asking again for a pending result."""
+    engines: str = ""
+    """``DOCAI_ENGINES``: ``"ICR=pkg.mod:Class,…"`` replaces engines (see engines/registry.py)."""
+
+    @field_validator("token_path")
+    @classmethod
+    def _leading_slash(cls, value: str) -> str:
+        return value if value.startswith("/") else "/" + value
+
+    @property
+    def sqlalchemy_url(self) -> str:
+        return self.database_url or f"sqlite:///{(self.data_dir / 'docai.sqlite3').resolve()}"
+
+    @property
+    def blob_url(self) -> str:
+        return self.storage_url or str((self.data_dir / "blobs").resolve())
+
+    @property
+    def outbox_dir(self) -> Path:
+        return self.data_dir / "outbox"
+
+    @property
+    def key_path(self) -> Path:
+        return self.data_dir / "jwt-signing-key.pem"
+
+    def engine_overrides(self) -> dict[Tool, str]:
+        """Parsed ``engines``; raises ``ValueError`` on a malformed entry."""
+        result: dict[Tool, str] = {}
+        for item in filter(None, (part.strip() for part in self.engines.split(","))):
+            name, _, path = item.partition("=")
+            tool = Tool.from_suffix(name.strip())
+            if tool is None or ":" not in path:
+                raise ValueError(f"DOCAI_ENGINES: cannot read {item!r} (want Tool=module:Class)")
+            result[tool] = path.strip()
+        return result
+
+    def engine_path(self, tool: Tool) -> str:
+        return self.engine_overrides().get(tool) or registry.engine_path(tool)

@@ -1,0 +1,71 @@
+"""Blobs (uploaded inputs, results, output files) under an fsspec URL."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+import fsspec
+
+
+class BlobStore:
+    """Keys are relative ``a/b/c`` paths below the root of ``url``."""
+
+    def __init__(self, url: str, **storage_options: Any) -> None:
+        fs, root = fsspec.core.url_to_fs(url, **storage_options)
+        self.fs = fs
+        self.root = str(root).rstrip("/")
+        self.is_local = "file" in (
+            fs.protocol if isinstance(fs.protocol, tuple) else (fs.protocol,)
+        )
+        if self.is_local:
+            fs.makedirs(self.root, exist_ok=True)
+
+    def _path(self, key: str) -> str:
+        return f"{self.root}/{key}"
+
+    def put(self, key: str, data: bytes) -> None:
+        path = self._path(key)
+        if self.is_local:
+            self.fs.makedirs(path.rsplit("/", 1)[0], exist_ok=True)
+            # Write then rename, so a reader never sees half a file.
+            tmp = path + ".part"
+            with self.fs.open(tmp, "wb") as handle:
+                handle.write(data)
+            self.fs.mv(tmp, path)
+        else:
+            self.fs.pipe_file(path, data)
+
+    def get(self, key: str) -> bytes:
+        data = self.fs.cat_file(self._path(key))
+        return bytes(data)
+
+    def exists(self, key: str) -> bool:
+        return bool(self.fs.exists(self._path(key)))
+
+    def delete(self, key: str) -> None:
+        with contextlib.suppress(FileNotFoundError):
+            self.fs.rm_file(self._path(key))
+
+    def delete_prefix(self, prefix: str) -> None:
+        path = self._path(prefix.rstrip("/"))
+        with contextlib.suppress(FileNotFoundError):
+            if self.fs.exists(path):
+                self.fs.rm(path, recursive=True)
+
+
+def input_key(job_id: str) -> str:
+    return f"inputs/{job_id}"
+
+
+def result_prefix(job_id: str) -> str:
+    return f"results/{job_id}/"
+
+
+def result_key(job_id: str) -> str:
+    return f"results/{job_id}/result.json"
+
+
+def file_key(job_id: str, index: int, name: str) -> str:
+    safe = "".join(ch if ch.isalnum() or ch in "._-" else "_" for ch in name)[:200] or "file"
+    return f"results/{job_id}/files/{index:03d}-{safe}"

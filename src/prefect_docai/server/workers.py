@@ -1,0 +1,166 @@
+"""The pool of worker processes that run engines, so engines never block the API.
+
+Processes are started with ``spawn`` (safe next to uvicorn's threads). Each worker imports
+only the engines it is asked to run and keeps them loaded. Workers exit by themselves when
+the API process dies (they watch their parent), so a crash leaves no orphans; ``close()``
+terminates them when the service stops, even mid-job (the job is requeued by the caller).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import multiprocessing
+import os
+import signal
+import threading
+import time
+import traceback
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from typing import Any
+
+from prefect_docai.engines.base import DocumentError, Engine, EngineOptions
+
+_engines: dict[str, Engine] = {}
+
+
+@dataclass(frozen=True)
+class OutputFileData:
+    name: str
+    media_type: str
+    data: bytes
+    output_type: str | None
+
+
+@dataclass
+class WorkOutcome:
+    """What a worker sends back: a result (``ok``) or an error code and detail."""
+
+    ok: bool
+    result: dict[str, Any] | None = None
+    page_count: int = 0
+    files: list[OutputFileData] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    error_code: str | None = None
+    error_detail: str | None = None
+
+
+class WorkerCrashed(Exception):
+    """A worker process died while running the job (killed, out of memory, segfault)."""
+
+
+def _watch_parent(parent_pid: int) -> None:
+    while True:
+        time.sleep(1.0)
+        if os.getppid() != parent_pid:
+            os._exit(0)
+
+
+def _init_worker(parent_pid: int) -> None:
+    # Ctrl+C in `docai serve` reaches the whole process group; the parent decides.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    os.environ.setdefault("OMP_THREAD_LIMIT", "1")
+    threading.Thread(target=_watch_parent, args=(parent_pid,), daemon=True).start()
+
+
+def _load_engine(path: str) -> Engine:
+    engine = _engines.get(path)
+    if engine is None:
+        module_name, _, class_name = path.partition(":")
+        candidate = getattr(importlib.import_module(module_name), class_name)()
+        if not isinstance(candidate, Engine):
+            raise TypeError(f"{path} is not an Engine")
+        engine = _engines[path] = candidate
+    return engine
+
+
+def run_engine(engine_path: str, data: bytes, options: EngineOptions) -> WorkOutcome:
+    """Runs inside a worker process."""
+    try:
+        engine = _load_engine(engine_path)
+        output = engine.run(data, options)
+        result = output.result.model_dump(mode="json", by_alias=True)
+        files = [OutputFileData(f.name, f.media_type, f.data, f.output_type) for f in output.files]
+        return WorkOutcome(True, result, output.page_count, files, list(output.warnings))
+    except DocumentError as exc:
+        return WorkOutcome(False, error_code=exc.code, error_detail=exc.detail)
+    except MemoryError:
+        return WorkOutcome(
+            False, error_code="out_of_memory", error_detail="The document needs too much memory."
+        )
+    except Exception as exc:
+        traceback.print_exc()
+        return WorkOutcome(
+            False, error_code="engine_error", error_detail=f"{type(exc).__name__}: {exc}"
+        )
+
+
+class WorkerPool:
+    """A ``ProcessPoolExecutor`` that can be torn down hard and rebuilt after a crash."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._context = multiprocessing.get_context("spawn")
+        self._executor: ProcessPoolExecutor | None = None
+        self._lock = threading.Lock()
+
+    def _ensure(self) -> ProcessPoolExecutor:
+        with self._lock:
+            if self._executor is None:
+                self._executor = ProcessPoolExecutor(
+                    max_workers=self.size,
+                    mp_context=self._context,
+                    initializer=_init_worker,
+                    initargs=(os.getpid(),),
+                )
+            return self._executor
+
+    async def run(
+        self, engine_path: str, data: bytes, options: EngineOptions, timeout: float
+    ) -> WorkOutcome:
+        executor = self._ensure()
+        try:
+            future: Future[WorkOutcome] = executor.submit(run_engine, engine_path, data, options)
+        except (BrokenProcessPool, RuntimeError):
+            self._discard(executor)
+            raise WorkerCrashed("the worker pool was broken; retry") from None
+        try:
+            return await asyncio.wait_for(asyncio.wrap_future(future), timeout)
+        except BrokenProcessPool as exc:
+            self._discard(executor)
+            raise WorkerCrashed("a worker process died while running the job") from exc
+        except TimeoutError:
+            # The only way to stop a running engine is to kill its process; the other jobs in
+            # this pool then see WorkerCrashed and are retried.
+            self._discard(executor)
+            raise
+
+    def _discard(self, executor: ProcessPoolExecutor) -> None:
+        with self._lock:
+            if self._executor is executor:
+                self._executor = None
+        _terminate(executor)
+
+    def close(self) -> None:
+        with self._lock:
+            executor, self._executor = self._executor, None
+        if executor is not None:
+            _terminate(executor)
+
+
+def _terminate(executor: ProcessPoolExecutor) -> None:
+    # ProcessPoolExecutor has no public way to stop a running task (3.14 adds
+    # terminate_workers()); its process table is the documented-in-source way to do it.
+    processes = list(getattr(executor, "_processes", {}).values())
+    executor.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    deadline = time.monotonic() + 5
+    for process in processes:
+        process.join(max(0.0, deadline - time.monotonic()))
+        if process.is_alive():
+            process.kill()
+            process.join(1)

@@ -1,0 +1,134 @@
+"""A trivial but real engine for the service's job-lifecycle tests.
+
+It reads the uploaded PDF's text layer (pypdfium2) and reports the page count, the SHA-256
+and each page's text. Commands in the text steer it: ``SLEEP <seconds>`` sleeps first,
+``FAIL`` raises a DocumentError, ``CRASH`` kills the worker process. Every completed run
+appends the document's SHA-256 to ``$DOCAI_TEST_RUN_LOG`` when that is set, so tests can
+count how often a document was processed.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import os
+import re
+import time
+
+from pydantic import BaseModel
+
+from prefect_docai.engines.base import DocumentError, EngineOptions, EngineOutput, OutputFile
+from prefect_docai.models.tools import Tool
+
+
+class LifecycleResult(BaseModel):
+    page_count: int
+    sha256: str
+    texts: list[str]
+    languages: list[str]
+    output_formats: list[str]
+    threshold: float | None
+
+
+def _page_texts(data: bytes) -> list[str]:
+    if not data.startswith(b"%PDF"):
+        return [""]
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(data)
+    try:
+        return [pdf[i].get_textpage().get_text_range().strip() for i in range(len(pdf))]
+    finally:
+        pdf.close()
+
+
+def _split_pdf(data: bytes) -> list[bytes]:
+    import pikepdf
+
+    parts: list[bytes] = []
+    with pikepdf.open(io.BytesIO(data)) as source:
+        for page in source.pages:
+            out = pikepdf.new()
+            out.pages.append(page)
+            buffer = io.BytesIO()
+            out.save(buffer)
+            parts.append(buffer.getvalue())
+    return parts
+
+
+class _LifecycleEngine:
+    tool: Tool = Tool.ICR
+
+    def run(self, data: bytes, options: EngineOptions) -> EngineOutput:
+        texts = _page_texts(data)
+        joined = "\n".join(texts)
+        if match := re.search(r"SLEEP (\d+(?:\.\d+)?)", joined):
+            time.sleep(float(match.group(1)))
+        if "FAIL" in joined:
+            raise DocumentError("test_failure", "The document asked the test engine to fail.")
+        if "CRASH" in joined:
+            os._exit(3)
+        sha256 = hashlib.sha256(data).hexdigest()
+        result = LifecycleResult(
+            page_count=len(texts),
+            sha256=sha256,
+            texts=texts,
+            languages=list(options.languages),
+            output_formats=list(options.output_formats),
+            threshold=options.threshold,
+        )
+        files: list[OutputFile] = []
+        if "TXT" in options.output_formats:
+            files.append(OutputFile("document.txt", "text/plain", joined.encode(), "TXT"))
+        if "PDF" in options.output_formats and data.startswith(b"%PDF"):
+            if self.tool is Tool.PAPERFLOW:
+                for index, part in enumerate(_split_pdf(data), start=1):
+                    files.append(OutputFile(f"document-{index}.pdf", "application/pdf", part, None))
+            else:
+                files.append(OutputFile("document.pdf", "application/pdf", data, "PDF"))
+        if "CSV" in options.output_formats:
+            buffer = io.StringIO()
+            writer = csv.writer(buffer)
+            writer.writerow(["page", "text"])
+            for number, text in enumerate(texts, start=1):
+                writer.writerow([number, text])
+            files.append(OutputFile("table-0.csv", "text/csv", buffer.getvalue().encode(), "CSV"))
+        log = os.environ.get("DOCAI_TEST_RUN_LOG")
+        if log:
+            with open(log, "a", encoding="utf-8") as handle:
+                handle.write(sha256 + "\n")
+        return EngineOutput(result=result, page_count=len(texts), files=files)
+
+
+class IcrEngine(_LifecycleEngine):
+    tool = Tool.ICR
+
+
+class ClassifyEngine(_LifecycleEngine):
+    tool = Tool.CLASSIFY
+
+
+class InvoiceEngine(_LifecycleEngine):
+    tool = Tool.INVOICE
+
+
+class TableEngine(_LifecycleEngine):
+    tool = Tool.TABLE_EXTRACTION
+
+
+class PaperFlowEngine(_LifecycleEngine):
+    tool = Tool.PAPERFLOW
+
+
+ENGINES = ",".join(
+    [
+        "ICR=tests.api.lifecycle_engine:IcrEngine",
+        "Classify=tests.api.lifecycle_engine:ClassifyEngine",
+        "Invoice=tests.api.lifecycle_engine:InvoiceEngine",
+        "TableExtraction=tests.api.lifecycle_engine:TableEngine",
+        "PaperFlow=tests.api.lifecycle_engine:PaperFlowEngine",
+        # Receipt points at a module that does not exist: the 501 path.
+        "Receipt=tests.api.no_such_engine:ReceiptEngine",
+    ]
+)
