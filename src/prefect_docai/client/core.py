@@ -146,7 +146,9 @@ class DocAIClient:
             fields["languageHint"] = language_hint
         if threshold is not None:
             fields["threshold"] = repr(float(threshold))
-        url = f"{self.config.base_url}/api/FileUpload/v1/Upload/{self.config.tool_prefix}{tool.value}"
+        url = (
+            f"{self.config.base_url}/api/FileUpload/v1/Upload/{self.config.tool_prefix}{tool.value}"
+        )
         response = await self._send(
             "POST",
             url,
@@ -375,9 +377,7 @@ class DocAIClient:
                 request_headers |= self._auth_headers(token)
                 await self._pace(tool)
             try:
-                response = await self._http.request(
-                    method, url, headers=request_headers, **kwargs
-                )
+                response = await self._http.request(method, url, headers=request_headers, **kwargs)
             except httpx.TransportError as exc:
                 if attempt >= config.max_retries:
                     raise DocAITransportError(

@@ -173,7 +173,9 @@ async def test_429_storm_honours_retry_after_and_reuses_idempotency_key() -> Non
 
 async def test_persistent_429_becomes_rate_limited_error() -> None:
     service = FakeService()
-    service.faults.append(fail_times(99, lambda r: problem(429, "rate_limited", "x", retry_after=0)))
+    service.faults.append(
+        fail_times(99, lambda r: problem(429, "rate_limited", "x", retry_after=0))
+    )
     async with client_for(service, max_retries=2) as client:
         with pytest.raises(RateLimitedError) as info:
             await client.upload(Tool.ICR, PDF)
@@ -183,7 +185,9 @@ async def test_persistent_429_becomes_rate_limited_error() -> None:
 
 async def test_retry_after_beyond_backoff_max_is_left_to_the_caller() -> None:
     service = FakeService()
-    service.faults.append(fail_times(99, lambda r: problem(429, "rate_limited", "x", retry_after=60)))
+    service.faults.append(
+        fail_times(99, lambda r: problem(429, "rate_limited", "x", retry_after=60))
+    )
     async with client_for(service) as client:
         started = time.monotonic()
         with pytest.raises(RateLimitedError) as info:
@@ -289,7 +293,9 @@ async def test_wait_tells_not_yet_from_never() -> None:
 
     expired = FakeService()
     expired.faults.append(
-        fail_times(1, lambda r: problem(404, "job_expired", "gone", jobStatus="expired"), "/Result/")
+        fail_times(
+            1, lambda r: problem(404, "job_expired", "gone", jobStatus="expired"), "/Result/"
+        )
     )
     async with client_for(expired) as client:
         with pytest.raises(JobNotFoundError) as info:
