@@ -5,7 +5,6 @@ from __future__ import annotations
 from decimal import Decimal
 
 from prefect_docai.engines.parsing import normalize_bic, normalize_iban, normalize_vat_id
-from prefect_docai.engines.parsing.ids import bic_matches_iban
 from prefect_docai.models.results import Field, InvoiceChecks, InvoiceResult
 
 CENT = Decimal("0.01")
@@ -37,10 +36,9 @@ def compute_checks(result: InvoiceResult) -> InvoiceChecks:
     iban_valid = None if iban is None else normalize_iban(str(iban)) is not None
     bic_valid: bool | None = None
     if bic is not None:
+        # Format and country only: banks run several BICs, so a registry mismatch with
+        # the IBAN's bank code is no proof of a wrong BIC.
         bic_valid = normalize_bic(str(bic)) is not None
-        if bic_valid and iban_valid:
-            matches = bic_matches_iban(str(bic), str(iban))
-            bic_valid = matches if matches is not None else True
     vat_valid = None if vat is None else normalize_vat_id(str(vat)) is not None
 
     net, tax, gross = (_dec(result.totals.net), _dec(result.totals.tax), _dec(result.totals.gross))

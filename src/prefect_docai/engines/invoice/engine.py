@@ -1,0 +1,108 @@
+"""The ToolInvoice engine: bytes + options → InvoiceResult (+ PDF/TXT renderings)."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any
+
+from prefect_docai.engines.base import DocumentError, EngineOptions, EngineOutput, OutputFile
+from prefect_docai.engines.invoice.checks import compute_checks
+from prefect_docai.engines.invoice.einvoice import (
+    NotAnInvoiceXml,
+    extract_xml_from_pdf,
+    read_invoice_xml,
+)
+from prefect_docai.engines.invoice.locate import locate_fields
+from prefect_docai.engines.invoice.text import extract_invoice
+from prefect_docai.engines.parsing.pages import document_layouts
+from prefect_docai.engines.sniff import sniff_media_type
+from prefect_docai.models.results import Field, InvoiceResult
+from prefect_docai.models.tools import Tool
+
+INVOICE_LANGUAGES = ("deu", "eng")
+"""ToolInvoice takes no language hint: it reads German and English documents."""
+
+
+def _languages(options: EngineOptions) -> tuple[str, ...]:
+    extra = tuple(code for code in options.languages if code not in ("auto", *INVOICE_LANGUAGES))
+    return (*INVOICE_LANGUAGES, *extra)
+
+
+def drop_below(model: Any, threshold: float) -> Any:
+    """A copy of a result model with every field under ``threshold`` confidence nulled."""
+    updates: dict[str, Any] = {}
+    for name in type(model).model_fields:
+        value = getattr(model, name)
+        if isinstance(value, Field):
+            if value.confidence < threshold:
+                updates[name] = None
+        elif isinstance(value, list):
+            updates[name] = [drop_below(v, threshold) if hasattr(v, "model_fields") else v for v in value]
+        elif hasattr(value, "model_fields"):
+            updates[name] = drop_below(value, threshold)
+    return model.model_copy(update=updates)
+
+
+class InvoiceEngine:
+    tool = Tool.INVOICE
+
+    def run(self, data: bytes, options: EngineOptions) -> EngineOutput:
+        media_type = sniff_media_type(data)
+        warnings: list[str] = []
+        if media_type == "application/xml":
+            try:
+                result = read_invoice_xml(data)
+            except NotAnInvoiceXml as exc:
+                raise DocumentError("not_an_invoice", f"The XML is no e-invoice: {exc}") from exc
+            result = result.model_copy(update={"checks": compute_checks(result)})
+            if {"PDF", "TXT"} & set(options.output_formats):
+                warnings.append("A bare XML upload has no pages: only JSON is produced.")
+            return EngineOutput(result=result, page_count=1, warnings=warnings)
+
+        from prefect_docai.engines.document import load_document
+
+        xml = extract_xml_from_pdf(data) if media_type == "application/pdf" else None
+        with load_document(data, languages=_languages(options), dpi=300) as document:
+            result: InvoiceResult | None = None  # type: ignore[no-redef]
+            if xml is not None:
+                try:
+                    result = read_invoice_xml(xml)
+                except NotAnInvoiceXml:
+                    warnings.append("The embedded XML is no e-invoice; the pages were read.")
+            layouts = document_layouts(document)
+            if result is not None:
+                result = locate_fields(result, layouts)
+            else:
+                ocr_pages = sum(1 for layout in layouts if layout.source == "ocr")
+                source = "ocr" if ocr_pages * 2 > len(layouts) else "text-layer"
+                result = extract_invoice(layouts, source)
+            result = result.model_copy(update={"checks": compute_checks(result)})
+            if options.threshold is not None:
+                result = drop_below(result, options.threshold)
+            files = self._files(document, options, warnings)
+            return EngineOutput(
+                result=result, page_count=document.page_count, files=files, warnings=warnings
+            )
+
+    @staticmethod
+    def _files(document: Any, options: EngineOptions, warnings: list[str]) -> list[OutputFile]:
+        wanted = [f for f in options.output_formats if f in ("PDF", "TXT")]
+        if not wanted:
+            return []
+        try:
+            outputs = importlib.import_module("prefect_docai.engines.outputs")
+        except ImportError:
+            warnings.append("PDF/TXT renderings are not available in this build: JSON only.")
+            return []
+        files: list[OutputFile] = []
+        stem = options.file_name.rsplit(".", 1)[0] or "document"
+        if "PDF" in wanted:
+            render: Callable[..., bytes] = outputs.searchable_pdf
+            files.append(OutputFile(f"{stem}.pdf", "application/pdf", render(document, options.threshold), "PDF"))
+        if "TXT" in wanted:
+            text: Callable[..., Any] = outputs.plain_text
+            value = text(document, options.threshold)
+            payload = value.encode("utf-8") if isinstance(value, str) else bytes(value)
+            files.append(OutputFile(f"{stem}.txt", "text/plain; charset=utf-8", payload, "TXT"))
+        return files

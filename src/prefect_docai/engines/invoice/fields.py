@@ -1,0 +1,414 @@
+"""Header fields of an invoice read from the page: number, dates, currency, ids, totals."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from decimal import Decimal
+from itertools import product
+
+from prefect_docai.engines.invoice import labels as L
+from prefect_docai.engines.invoice.candidates import (
+    Candidate,
+    date_in,
+    label_hits,
+    money_tokens,
+    value_runs,
+)
+from prefect_docai.engines.invoice.checks import close, tax_line_consistent
+from prefect_docai.engines.parsing import (
+    format_amount,
+    format_rate,
+    normalize_bic,
+    normalize_tax_number,
+    normalize_vat_id,
+)
+from prefect_docai.engines.parsing.amounts import CURRENCY_CODES, CURRENCY_SYMBOLS
+from prefect_docai.engines.parsing.ids import find_ibans, vat_id_shape
+from prefect_docai.engines.parsing.layout import PageLayout, Token, fold
+
+_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9/_.\-]*$")
+_SKIP_BEFORE_ID = {"nr", "nr.", "no", "no.", "#", ":", "n°", "no:", "nr:", "number", "nummer",
+                   "n°:", "n", "°", "num", "num."}
+
+
+def best(candidates: Sequence[Candidate]) -> Candidate | None:
+    return max(candidates, key=lambda c: c.score, default=None)
+
+
+# --- invoice number -------------------------------------------------------------------
+
+
+def _id_from(tokens: Sequence[Token]) -> tuple[str, Token] | None:
+    for token in tokens[:4]:
+        text = token.text.strip().strip(":,;")
+        if not text or text.lower() in _SKIP_BEFORE_ID:
+            continue
+        text = text.lstrip("#:").rstrip(".")
+        if (
+            _ID.match(text)
+            and any(c.isdigit() for c in text)
+            and 3 <= len(text) <= 30
+            and date_in([token]) is None
+        ):
+            return text, token
+        return None
+    return None
+
+
+def invoice_number(layouts: Sequence[PageLayout]) -> Candidate | None:
+    found: list[Candidate] = []
+    for pattern, strength in ((L.INVOICE_NUMBER, 1.0), (L.INVOICE_TITLE, 0.7)):
+        for layout, row, segment, end in label_hits(layouts, pattern):
+            for tokens, factor in value_runs(layout, row, segment, end):
+                hit = _id_from(tokens)
+                if hit is not None:
+                    page_factor = 1.0 if layout.page == 1 else 0.9
+                    found.append(
+                        Candidate(hit[0], (hit[1],), strength * factor * page_factor, hit[0])
+                    )
+                    break
+    return best(found)
+
+
+# --- dates ----------------------------------------------------------------------------
+
+
+def labelled_date(
+    layouts: Sequence[PageLayout], pattern: re.Pattern[str], strength: float = 1.0
+) -> list[Candidate]:
+    found: list[Candidate] = []
+    for layout, row, segment, end in label_hits(layouts, pattern):
+        for tokens, factor in value_runs(layout, row, segment, end):
+            hit = date_in(tokens[:6])
+            if hit is not None:
+                value, used = hit
+                found.append(
+                    Candidate(value.isoformat(), used, strength * factor, " ".join(t.text for t in used))
+                )
+                break
+    return found
+
+
+def dates(layouts: Sequence[PageLayout]) -> tuple[Candidate | None, Candidate | None, Candidate | None]:
+    """Invoice, due and delivery date; an unlabelled invoice date is the first date in
+    the top third of page 1 (letter date position)."""
+    due = best(labelled_date(layouts, L.DUE_DATE))
+    delivery = best(labelled_date(layouts, L.DELIVERY_DATE))
+    taken = {c.value for c in (due, delivery) if c is not None}
+    invoice = labelled_date(layouts, L.INVOICE_DATE)
+    generic = [
+        c for c in labelled_date(layouts, L.GENERIC_DATE, 0.75)
+        if c.value not in taken or not invoice
+    ]
+    invoice_best = best(invoice + generic)
+    if invoice_best is None and layouts:
+        first = layouts[0]
+        for row in first.rows:
+            if row.bbox[1] > 0.45:
+                break
+            hit = date_in(row.tokens)
+            if hit is not None:
+                value, used = hit
+                invoice_best = Candidate(value.isoformat(), used, 0.5, " ".join(t.text for t in used))
+                break
+    return invoice_best, due, delivery
+
+
+# --- currency -------------------------------------------------------------------------
+
+
+def currency(layouts: Sequence[PageLayout]) -> Candidate | None:
+    """The ISO code labelled as currency, else the most frequent code or symbol."""
+    for layout, row, segment, end in label_hits(layouts, L.CURRENCY):
+        for tokens, factor in value_runs(layout, row, segment, end):
+            for token in tokens[:2]:
+                label_code = token.text.strip(":").upper()
+                if label_code in CURRENCY_CODES:
+                    return Candidate(label_code, (token,), factor, token.text)
+    votes: Counter[str] = Counter()
+    where: dict[str, Token] = {}
+    for layout in layouts:
+        for row in layout.rows:
+            for token in row.tokens:
+                text = token.text.strip(".,:;()")
+                code: str | None = None
+                if text.upper() in CURRENCY_CODES and text.isupper():
+                    code = text.upper()
+                else:
+                    for symbol, symbol_code in CURRENCY_SYMBOLS.items():
+                        if symbol in text:
+                            code = symbol_code
+                if code is not None:
+                    votes[code] += 1
+                    where.setdefault(code, token)
+    if not votes:
+        return None
+    code, count = votes.most_common(1)[0]
+    share = count / sum(votes.values())
+    return Candidate(code, (where[code],), 0.6 + 0.35 * share, where[code].text)
+
+
+# --- identifiers ----------------------------------------------------------------------
+
+
+def _is_buyer_context(text: str) -> bool:
+    return L.BUYER_CONTEXT.search(fold(text)) is not None
+
+
+def vat_ids(layouts: Sequence[PageLayout]) -> tuple[Candidate | None, Candidate | None]:
+    """Seller and buyer VAT ids: a VAT-shaped id (valid check digit preferred), assigned
+    to the buyer when its label says so (``Ihre USt-IdNr``, ``N° TVA client``)."""
+    seller: list[Candidate] = []
+    buyer: list[Candidate] = []
+    for layout in layouts:
+        for row in layout.rows:
+            for segment in row.segments:
+                tokens = segment.tokens
+                for start in range(len(tokens)):
+                    for width in (1, 2, 3, 4, 5):
+                        piece = tokens[start : start + width]
+                        if len(piece) < width:
+                            break
+                        text = "".join(t.text for t in piece).strip(":,;()")
+                        shaped = vat_id_shape(text)
+                        if shaped is None:
+                            continue
+                        valid = normalize_vat_id(shaped) is not None
+                        context = fold(segment.text)
+                        labelled = L.VAT_ID.search(context) is not None
+                        score = 0.55 + (0.25 if valid else 0) + (0.15 if labelled else 0)
+                        candidate = Candidate(shaped, tuple(piece), score, " ".join(t.text for t in piece))
+                        (buyer if _is_buyer_context(segment.text) and labelled else seller).append(candidate)
+                        break
+    seller_best = best(seller)
+    buyer_best = best([c for c in buyer if seller_best is None or c.value != seller_best.value])
+    return seller_best, buyer_best
+
+
+def tax_number(layouts: Sequence[PageLayout]) -> Candidate | None:
+    for layout, row, segment, end in label_hits(layouts, L.TAX_NUMBER):
+        for tokens, factor in value_runs(layout, row, segment, end):
+            for width in (1, 3, 2, 4):
+                piece = [t for t in tokens[:width] if t.text.strip(":") ]
+                text = " ".join(t.text.strip(":") for t in piece).strip()
+                value = normalize_tax_number(text)
+                if value is not None:
+                    return Candidate(value, tuple(piece), 0.85 * factor, text)
+    return None
+
+
+def bank(layouts: Sequence[PageLayout]) -> tuple[Candidate | None, Candidate | None]:
+    """IBAN (checksum-valid; labelled ones first, later pages' footers preferred) and BIC
+    (labelled, or any BIC-shaped token matching the IBAN's bank)."""
+    from prefect_docai.engines.parsing.ids import bic_matches_iban
+
+    ibans: list[Candidate] = []
+    for layout in layouts:
+        for row in layout.rows:
+            for segment in row.segments:
+                for value, start, end in find_ibans(segment.text):
+                    used = tuple(segment.tokens_in(start, end))
+                    context = fold(segment.text + " " + row.text)
+                    score = 0.8 + (0.15 if L.IBAN.search(context) else 0)
+                    if _is_buyer_context(row.text) and "iban" not in context[:10]:
+                        score -= 0.3
+                    ibans.append(Candidate(value, used, score, segment.text[start:end]))
+    if not ibans:
+        # A labelled IBAN that fails its checksum is still what the page says (the check
+        # reports it); it only competes when no valid one exists.
+        for layout, row, segment, end in label_hits(layouts, L.IBAN):
+            for tokens, factor in value_runs(layout, row, segment, end):
+                text = "".join(t.text.strip(":") for t in tokens[:9])
+                match = re.match(r"[A-Z]{2}\d{2}[A-Z0-9]{8,30}", text.upper())
+                if match:
+                    count, length = 0, 0
+                    for token in tokens[:9]:
+                        length += len(token.text.strip(":"))
+                        count += 1
+                        if length >= match.end():
+                            break
+                    used = tuple(tokens[:count])
+                    ibans.append(Candidate(match.group(0), used, 0.45 * factor, " ".join(t.text for t in used)))
+                    break
+    iban = best(ibans)
+    bics: list[Candidate] = []
+    for layout, row, segment, end in label_hits(layouts, L.BIC):
+        for tokens, factor in value_runs(layout, row, segment, end):
+            for token in tokens[:3]:
+                labelled_bic = normalize_bic(token.text.strip(":,;()"))
+                if labelled_bic is not None:
+                    bics.append(Candidate(labelled_bic, (token,), 0.9 * factor, token.text))
+                    break
+    if iban is not None:
+        for layout in layouts:
+            for row in layout.rows:
+                for token in row.tokens:
+                    bank_bic = normalize_bic(token.text.strip(":,;()"))
+                    if bank_bic is not None and bic_matches_iban(bank_bic, str(iban.value)):
+                        bics.append(Candidate(bank_bic, (token,), 0.85, token.text))
+    if iban is not None:
+        bics = [
+            Candidate(c.value, c.tokens, c.score + (0.1 if bic_matches_iban(str(c.value), str(iban.value)) else 0), c.raw)
+            for c in bics
+        ]
+    return iban, best(bics)
+
+
+def payment_terms(layouts: Sequence[PageLayout]) -> Candidate | None:
+    for layout, row, segment, end in label_hits(layouts, L.TERMS):
+        rest = segment.after(end)
+        text_tokens = rest if len(rest) >= 2 else segment.tokens
+        if fold(segment.text).rstrip(":") in {"zahlungsbedingungen", "payment terms", "terms"}:
+            for tokens, _ in value_runs(layout, row, segment, end):
+                text_tokens = tokens
+                break
+        text = " ".join(t.text for t in text_tokens).strip(" :")
+        if len(text) >= 4:
+            return Candidate(text, tuple(text_tokens), 0.7, text)
+    return None
+
+
+# --- totals and VAT breakdown ---------------------------------------------------------
+
+
+def _total_kind(text: str) -> list[tuple[str, float]]:
+    folded = fold(text)
+    if L.NOT_A_TOTAL.search(folded) and not re.search(r"summe|total|betrag|amount", folded):
+        return []
+    kinds: list[tuple[str, float]] = []
+    if L.AMOUNT_DUE.search(folded):
+        kinds.append(("due", 1.0))
+    gross = L.GROSS.search(folded)
+    net = L.NET.search(folded)
+    tax = L.TAX.search(folded)
+    explicit_gross = re.search(r"brutto|inkl|incl|ttc|grand|inclusive", folded)
+    if net and not explicit_gross:
+        kinds.append(("net", 1.0))
+    if tax and not net and not explicit_gross:
+        kinds.append(("tax", 0.9 if gross else 1.0))
+    if gross and (explicit_gross or not net) and not (tax and not explicit_gross and not re.search(r"gesamt|total|summe|betrag", folded.replace("steuerbetrag", ""))):
+        kinds.append(("gross", 1.0 if explicit_gross else 0.8))
+    if kinds and not any(k == "gross" for k, _ in kinds) and kinds[0][0] == "due":
+        kinds.append(("gross", 0.6))
+    return kinds
+
+
+def totals(
+    layouts: Sequence[PageLayout], decimal_separator: str | None, breakdown_tax: Decimal | None
+) -> dict[str, Candidate | None]:
+    """Net, tax, gross and amount due: labelled amounts (rightmost on the label's row),
+    chosen jointly so that net + tax = gross where the page allows it."""
+    pools: dict[str, list[Candidate]] = {"net": [], "tax": [], "gross": [], "due": []}
+    for layout in layouts:
+        for row in layout.rows:
+            for index, segment in enumerate(row.segments):
+                kinds = _total_kind(segment.text)
+                if not kinds:
+                    continue
+                right = [t for s in row.segments[index:] for t in s.tokens]
+                amounts = money_tokens(right, decimal_separator)
+                if not amounts:
+                    continue
+                amount, used, _ = amounts[-1]
+                later = 0.05 * (layout.page / len(layouts)) + 0.05 * row.bbox[1]
+                for kind, strength in kinds:
+                    pools[kind].append(
+                        Candidate(amount, used, 0.75 * strength + later, " ".join(t.text for t in used))
+                    )
+    chosen = _choose_totals(pools, breakdown_tax)
+    return chosen
+
+
+def _top(pool: list[Candidate], n: int = 6) -> list[Candidate | None]:
+    ranked: list[Candidate] = []
+    seen: set[object] = set()
+    for candidate in sorted(pool, key=lambda c: -c.score):
+        if candidate.value not in seen:
+            ranked.append(candidate)
+            seen.add(candidate.value)
+        if len(ranked) >= n:
+            break
+    return [*ranked, None]
+
+
+def _choose_totals(
+    pools: dict[str, list[Candidate]], breakdown_tax: Decimal | None
+) -> dict[str, Candidate | None]:
+    best_score = -1.0
+    best_pick: tuple[Candidate | None, Candidate | None, Candidate | None] = (None, None, None)
+    for net, tax, gross in product(_top(pools["net"]), _top(pools["tax"]), _top(pools["gross"])):
+        score = sum(c.score for c in (net, tax, gross) if c is not None)
+        values = [c.value if c is not None else None for c in (net, tax, gross)]
+        n, t, g = (v if isinstance(v, Decimal) else None for v in values)
+        if n is not None and t is not None and g is not None:
+            if close(n + t, g):
+                score += 1.5
+            else:
+                score -= 0.8
+        if n is not None and g is not None and t is None and n > g:
+            score -= 0.5
+        if t is not None and breakdown_tax is not None and close(t, breakdown_tax):
+            score += 0.5
+        if t is not None and g is not None and t >= g and g != 0:
+            score -= 1.0
+        if score > best_score:
+            best_score = score
+            best_pick = (net, tax, gross)
+    net, tax, gross = best_pick
+    due = best(pools["due"])
+    return {"net": net, "tax": tax, "gross": gross, "due": due}
+
+
+_RATE = re.compile(r"^(\d{1,2}(?:[.,]\d{1,2})?)\s*%?$")
+
+
+def tax_breakdown(
+    layouts: Sequence[PageLayout], decimal_separator: str | None
+) -> list[tuple[Candidate, Candidate, Candidate]]:
+    """VAT lines (rate, base, amount): rows holding a rate and two amounts with
+    base × rate = amount — the arithmetic is what identifies them, in any layout."""
+    found: list[tuple[Candidate, Candidate, Candidate]] = []
+    seen: set[tuple[Decimal, Decimal, Decimal]] = set()
+    for layout in layouts:
+        for row in layout.rows:
+            tokens = row.tokens
+            amounts = money_tokens(tokens, decimal_separator)
+            if len(amounts) < 2:
+                continue
+            rates: list[tuple[Decimal, Token]] = []
+            for index, token in enumerate(tokens):
+                text = token.text.strip()
+                if text == "%" and index > 0:
+                    text = tokens[index - 1].text + "%"
+                    token = tokens[index - 1]
+                match = _RATE.match(text)
+                if match and (text.endswith("%") or re.fullmatch(r"\d{1,2}(?:[.,]\d{1,2})?", text)):
+                    rate = Decimal(match.group(1).replace(",", "."))
+                    if Decimal(0) < rate <= Decimal(30):
+                        rates.append((rate, token))
+            for rate, rate_token in rates:
+                for (base, base_tokens, _), (amount, amount_tokens, _) in product(amounts, amounts):
+                    if base_tokens == amount_tokens or base <= amount or base == 0:
+                        continue
+                    if base_tokens[0].bbox[0] > amount_tokens[0].bbox[0]:
+                        continue
+                    if not tax_line_consistent(base, rate, amount):
+                        continue
+                    key = (rate, base, amount)
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    found.append(
+                        (
+                            Candidate(format_rate(rate), (rate_token,), 0.9, rate_token.text),
+                            Candidate(base, base_tokens, 0.9, " ".join(t.text for t in base_tokens)),
+                            Candidate(amount, amount_tokens, 0.9, " ".join(t.text for t in amount_tokens)),
+                        )
+                    )
+    return found
+
+
+def amount_text(value: object) -> str:
+    return format_amount(value) if isinstance(value, Decimal) else str(value)

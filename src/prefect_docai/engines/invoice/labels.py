@@ -1,0 +1,134 @@
+"""Label dictionaries (German, English, French, Dutch) as regular expressions over folded
+(lower-case, blank-collapsed) segment text."""
+
+from __future__ import annotations
+
+import re
+
+_I = re.IGNORECASE
+
+
+def _rx(*alternatives: str) -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{a})" for a in alternatives), _I)
+
+
+INVOICE_NUMBER = _rx(
+    r"rechnungs?[\s-]*(?:nummer|nr\.?|no\.?)", r"rechnung\s*(?:nr\.?|#|no\.?|n[°o])",
+    r"gutschrift(?:s-?nummer|\s*nr\.?)", r"beleg[\s-]*(?:nummer|nr\.?)",
+    r"invoice\s*(?:number|no\.?|#|nr\.?|n[°o]\.?|id)", r"\binv\.?\s*(?:no\.?|#)",
+    r"credit\s*note\s*(?:number|no\.?|#)", r"facture\s*(?:n[°o]\.?|num[ée]ro|#)",
+    r"num[ée]ro\s+de\s+(?:la\s+)?facture", r"n[°o]\s*(?:de\s*)?facture", r"avoir\s*n[°o]",
+    r"factuur\s*(?:nummer|nr\.?)", r"factuurnummer", r"document\s*(?:no\.?|number)",
+    r"bill\s*(?:no\.?|number)", r"receipt\s*(?:no\.?|number)",
+    r"^(?:\S+\s)?(?:handels)?rechnung\b[^:]{0,40}?\s(?:nr\.?|no\.?|#)(?=\s|$)",
+    r"^(?:\S+\s)?(?:invoice|facture|factuur)\b[^:]{0,30}?\s(?:no\.?|nr\.?|n°|#)(?=\s|$)",
+)
+ADDRESS_KEY = _rx(r"^(?:name|firma|anschrift|adresse|address|stra(?:ß|ss)e|street|ort|city|"
+                  r"nom|adres|naam)\s*:?$")
+INVOICE_TITLE = _rx(
+    r"^(?:handels)?rechnung\b", r"^invoice\b", r"^tax\s+invoice\b", r"^facture\b",
+    r"^factuur\b", r"^gutschrift\b", r"^credit\s+note\b", r"^avoir\b",
+)
+INVOICE_DATE = _rx(
+    r"rechnungsdatum", r"invoice\s*date", r"date\s*of\s*invoice", r"datum\s*der\s*rechnung",
+    r"belegdatum", r"ausstellungsdatum", r"date\s*de\s*(?:la\s*)?facture", r"factuurdatum",
+    r"issue\s*date", r"date\s*issued", r"invoice\s*issued", r"gutschriftsdatum",
+    r"(?:rechnung|invoice|facture|factuur|gutschrift)\b.{0,60}?\s(?:vom|dated|du|van)(?=\s|$)",
+)
+GENERIC_DATE = _rx(r"\bdatum\b", r"\bdate\b", r"\bvom\b", r"\bdated\b", r"\bdu\b", r"\bdatum:")
+DUE_DATE = _rx(
+    r"f[äa]llig(?:keit(?:sdatum)?|\s*am|\s*bis)?", r"zahlbar\s*bis", r"zahlungsziel",
+    r"due\s*date", r"payment\s*due", r"due\s*by", r"pay\s*by", r"bis\s*zum",
+    r"[ée]ch[ée]ance", r"vervaldatum", r"uiterste\s*betaaldatum", r"date\s*limite",
+)
+DELIVERY_DATE = _rx(
+    r"liefer-?\s*(?:und\s*leistungs)?datum", r"leistungsdatum", r"lieferdatum",
+    r"leistungszeitraum", r"delivery\s*date", r"date\s*of\s*(?:supply|delivery|service)",
+    r"service\s*date", r"date\s*de\s*livraison", r"lever(?:ings)?datum", r"tax\s*point",
+)
+DELIVERY_ADDRESS = _rx(
+    r"liefer(?:adresse|anschrift)", r"delivery\s*address", r"ship\s*to", r"adresse\s*de\s*livraison",
+    r"afleveradres", r"leveringsadres",
+)
+CURRENCY = _rx(r"w[äa]hrung", r"currency", r"devise", r"valuta")
+
+GROSS = _rx(
+    r"brutto", r"\binkl\.?", r"\bincl\.?", r"inclusive", r"gesamtbetrag", r"rechnungsbetrag",
+    r"endbetrag", r"gesamtsumme", r"rechnungssumme(?!\s*ohne)", r"bruttosumme",
+    r"grand\s*total", r"total\s*ttc", r"\bttc\b", r"total\s*amount", r"invoice\s*total",
+    r"total\s*(?:incl|inkl)", r"totaal(?!\s*excl)", r"gesamt(?!\s*netto)", r"\btotal\b",
+    r"\bsumme\b", r"montant\s*total",
+)
+NET = _rx(
+    r"netto", r"\bnet\b", r"zwischensumme", r"ohne\s*(?:mwst|ust|steuer)", r"exkl", r"excl",
+    r"sub-?\s*total", r"\bht\b", r"sous[\s-]*total", r"subtotaal", r"warenwert",
+    r"before\s*tax", r"taxable\s*amount",
+)
+TAX = _rx(
+    r"mwst", r"mehrwertsteuer", r"umsatzsteuer", r"\bust\b", r"\bu\.?st\.", r"steuerbetrag",
+    r"\bvat\b", r"\btax\b", r"\btaxes\b", r"\btva\b", r"\bbtw\b", r"\bgst\b", r"sales\s*tax",
+)
+NOT_A_TOTAL = _rx(
+    r"id[\s.-]*nr", r"\bid\b", r"identifikation", r"steuer-?\s*nr", r"steuernummer",
+    r"reg(?:istration)?\.?\s*no", r"number", r"nummer", r"\bnr\b", r"tax\s*id",
+    r"intracom", r"siret", r"n[°o]\s*tva", r"tva\s*:", r"befreit", r"exempt",
+)
+AMOUNT_DUE = _rx(
+    r"zahlbetrag", r"f[äa]lliger\s*betrag", r"zu\s*zahlen", r"zu\s*zahlender\s*betrag",
+    r"amount\s*due", r"balance\s*due", r"total\s*due", r"amount\s*payable", r"restbetrag",
+    r"offener\s*betrag", r"net\s*[àa]\s*payer", r"solde\s*[àa]\s*payer", r"te\s*betalen",
+    r"noch\s*zu\s*zahlen",
+)
+
+SELLER_LABEL = _rx(
+    r"^verk[äa]ufer\b", r"^lieferant\b", r"^rechnungssteller\b", r"^absender\b",
+    r"^leistungserbringer\b", r"^seller\b", r"^supplier\b", r"^vendor\b", r"^from\b",
+    r"^vendeur\b", r"^fournisseur\b", r"^[ée]metteur\b", r"^verkoper\b", r"^leverancier\b",
+)
+BUYER_LABEL = _rx(
+    r"^k[äa]ufer\b", r"^kunde\b", r"^rechnungsempf[äa]nger\b", r"^leistungsempf[äa]nger\b",
+    r"^rechnungsadresse\b", r"^rechnung\s+an\b", r"^bill(?:ed)?\s+to\b", r"^invoice\s+to\b",
+    r"^customer\b", r"^buyer\b", r"^sold\s+to\b", r"^client\b", r"^destinataire\b",
+    r"^factur[ée]\s+[àa]\b", r"^adresse\s+de\s+facturation\b", r"^klant\b", r"^afnemer\b",
+    r"^factuuradres\b", r"^k[äa]ufer/", r"^empf[äa]nger\b",
+)
+BUYER_CONTEXT = _rx(
+    r"kunde", r"customer", r"client", r"klant", r"k[äa]ufer", r"buyer", r"ihre?\b",
+    r"your\b", r"empf[äa]nger", r"acheteur",
+)
+
+VAT_ID = _rx(
+    r"u\.?\s*st\.?[\s.-]*id", r"ust[\s.-]*id", r"ustid", r"umsatzsteuer[\s-]*id",
+    r"vat\s*(?:reg(?:istration)?\.?\s*)?(?:no|number|id|nr)", r"\bvat\b", r"n[°o]\s*tva",
+    r"\btva\b", r"btw[\s-]*(?:nummer|nr|id)?", r"tax\s*id", r"\bvat\s*:", r"mwst[\s-]*nr",
+    r"identifikationsnummer", r"intracom",
+)
+TAX_NUMBER = _rx(r"steuer[\s-]*(?:nummer|nr\.?)", r"st\.?[\s-]*nr\.?", r"stnr", r"tax\s*number")
+IBAN = _rx(r"\biban\b")
+BIC = _rx(r"\bbic\b", r"swift", r"bic[\s-]*code")
+TERMS = _rx(
+    r"zahlungsbedingung", r"zahlungsziel", r"zahlbar", r"payment\s*terms", r"terms\s*of\s*payment",
+    r"conditions\s*de\s*(?:paiement|r[èe]glement)", r"betalingstermijn", r"betalingsvoorwaarden",
+    r"\bnet\s*\d+\s*days", r"innerhalb\s+von\s+\d+", r"within\s+\d+\s+days", r"skonto",
+)
+
+LEGAL_FORM = re.compile(
+    r"(?:^|\s)(?:gmbh(?:\s*&\s*co\.?\s*kg)?|ag|kg|ohg|ug(?:\s*\(haftungsbeschränkt\))?|e\.\s?k\.|"
+    r"e\.\s?v\.|a\.\s?g\.|gbr|mbh|se|kgaa|ltd\.?|limited|inc\.?|llc|llp|plc|corp\.?|"
+    r"corporation|company|co\.|b\.\s?v\.|n\.\s?v\.|bvba|sarl|s\.a\.r\.l\.|sas|sa|s\.a\.|"
+    r"eurl|gmbh\s*&\s*co\.?\s*kg|co\.\s*kg|& co\.? kg|s\.r\.l\.|srl|spa|s\.p\.a\.|oy|ab|as|a/s|aps)"
+    r"(?=$|[\s,.;)])",
+    _I,
+)
+SALUTATION = _rx(r"^(?:herrn?|frau|mr\.?|mrs\.?|ms\.?|monsieur|madame|m\.|mme\.?|dhr\.?|mevr\.?)$")
+STREET_WORD = _rx(
+    r"stra(?:ß|ss)e\b", r"str\.", r"weg\b", r"platz\b", r"allee\b", r"gasse\b", r"ring\b",
+    r"damm\b", r"ufer\b", r"chaussee\b", r"\broad\b", r"\bstreet\b", r"\blane\b", r"\bavenue\b",
+    r"\bave\b", r"\bdrive\b", r"\bway\b", r"\brue\b", r"\bchemin\b", r"\bboulevard\b",
+    r"\bplace\b", r"\bstraat\b", r"\blaan\b", r"\bgracht\b", r"\bplein\b", r"postfach",
+    r"p\.?\s?o\.?\s?box",
+)
+POSTCODE_CITY = re.compile(
+    r"^(?:(?P<cc>[A-Z]{1,2})[- ])?(?P<pc>\d{5}|\d{4}\s?[A-Z]{2}(?=\s)|\d{4}"
+    r"|[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2})\s+(?P<city>[^\W\d_][\w .'()/-]*?)\s*$"
+)

@@ -1,0 +1,312 @@
+"""Seller and buyer: labelled address blocks, the sender line above the address window,
+the address window itself, and company names with a legal form (letterhead, footer)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from prefect_docai.engines.invoice import labels as L
+from prefect_docai.engines.invoice.candidates import Candidate, label_hits
+from prefect_docai.engines.parsing import country_code
+from prefect_docai.engines.parsing.layout import PageLayout, Segment, Token, fold
+
+_SENDER_SPLIT = re.compile(r"\s+[-–—·•●|∙/]\s+|\s*[·•●|∙]\s*|,\s+")
+
+
+@dataclass
+class Party:
+    name: Candidate | None = None
+    street: Candidate | None = None
+    postal_code: Candidate | None = None
+    city: Candidate | None = None
+    country: Candidate | None = None
+    score: float = 0.0
+    extra: dict[str, Candidate] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class _Piece:
+    """One address line: its text and the tokens it came from."""
+
+    text: str
+    tokens: tuple[Token, ...]
+
+
+def _pieces_from_segments(segments: Sequence[Segment]) -> list[_Piece]:
+    return [_Piece(s.text, tuple(s.tokens)) for s in segments]
+
+
+def _candidate(piece: _Piece, value: str, score: float) -> Candidate:
+    return Candidate(value, piece.tokens, score, piece.text)
+
+
+def _sub_piece(piece: _Piece, text: str) -> _Piece:
+    """The tokens of ``piece`` that make up ``text`` (a part of its text)."""
+    start = piece.text.find(text)
+    if start < 0:
+        return piece
+    tokens: list[Token] = []
+    position = 0
+    for token in piece.tokens:
+        begin = piece.text.find(token.text, position)
+        if begin < 0:
+            continue
+        position = begin + len(token.text)
+        if begin < start + len(text) and position > start:
+            tokens.append(token)
+    return _Piece(text, tuple(tokens) or piece.tokens)
+
+
+def parse_block(pieces: Sequence[_Piece], score: float) -> Party | None:
+    """Name / street / postcode + city / country out of an address block's lines."""
+    postcode_at = None
+    for index, piece in enumerate(pieces):
+        if L.POSTCODE_CITY.match(piece.text.strip()) and index > 0:
+            postcode_at = index
+            break
+    if postcode_at is None:
+        return None
+    match = L.POSTCODE_CITY.match(pieces[postcode_at].text.strip())
+    assert match is not None
+    party = Party(score=score)
+    postcode_piece = pieces[postcode_at]
+    party.postal_code = _candidate(
+        _sub_piece(postcode_piece, match["pc"]), match["pc"].replace(" ", "") if " " not in match["pc"] or not match["pc"][:4].isdigit() else match["pc"], score
+    )
+    party.city = _candidate(_sub_piece(postcode_piece, match["city"]), match["city"].strip(), score)
+    country = None
+    if match["cc"]:
+        country = country_code(match["cc"])
+        if country is not None:
+            party.country = _candidate(_sub_piece(postcode_piece, match["cc"]), country, score * 0.9)
+    if postcode_at + 1 < len(pieces):
+        following = country_code(pieces[postcode_at + 1].text, allow_code=False)
+        if following is not None:
+            party.country = _candidate(pieces[postcode_at + 1], following, score)
+    name_end = postcode_at
+    above = pieces[postcode_at - 1]
+    if re.search(r"\d", above.text) or L.STREET_WORD.search(above.text):
+        party.street = _candidate(above, _clean(above.text), score)
+        name_end = postcode_at - 1
+    name_lines = [
+        p for p in pieces[:name_end]
+        if ":" not in p.text and not _is_noise(p.text)
+        and not is_party_label(fold(p.text), L.SELLER_LABEL)
+        and not is_party_label(fold(p.text), L.BUYER_LABEL)
+        and not L.INVOICE_TITLE.search(fold(p.text))
+        and not L.DELIVERY_ADDRESS.search(fold(p.text))
+    ]
+    if not name_lines:
+        return party
+    # The name is the line above the street; the line before it joins when it is a
+    # salutation (``Herrn``) or the first half of a two-line company name.
+    keep = [name_lines[-1]]
+    if len(name_lines) >= 2:
+        previous = name_lines[-2]
+        if L.LEGAL_FORM.search(previous.text) and not L.LEGAL_FORM.search(keep[0].text):
+            # "Kunden AG / Hans Muster / street": the company, not its contact person.
+            keep = [previous]
+        elif L.SALUTATION.match(previous.text.strip()) or (
+            L.LEGAL_FORM.search(keep[0].text)
+            and not L.LEGAL_FORM.search(previous.text)
+            and not re.search(r"\d", previous.text)
+        ):
+            keep.insert(0, previous)
+    tokens = tuple(t for p in keep for t in p.tokens)
+    text = "\n".join(_clean(p.text) for p in keep)
+    party.name = Candidate(re.sub(r"\s+", " ", text), tokens, score, text)
+    return party
+
+
+def _clean(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip(" ,;")
+
+
+def _is_noise(text: str) -> bool:
+    folded = fold(text)
+    return bool(
+        re.search(r"@|www\.|https?:|tel\b|fax\b|phone|telefon|\+\d{2}", folded)
+        or re.match(r"^(?:z\.\s?hd|attn|c/o|postfach)", folded)
+    )
+
+
+def is_party_label(folded: str, pattern: re.Pattern[str]) -> bool:
+    """A party label stands alone (``Verkäufer:``, ``Bill to``), unlike a company name
+    that merely starts with the same word (``Lieferant GmbH``)."""
+    match = pattern.search(folded)
+    if match is None:
+        return False
+    rest = folded[match.end():].strip()
+    if rest == "" or rest.startswith(":") or (rest.endswith(":") and len(rest) < 30):
+        return True
+    return (
+        len(folded.split()) <= 3
+        and not re.search(r"\d", folded)
+        and L.LEGAL_FORM.search(folded) is None
+    )
+
+
+def _rows_below(layout: PageLayout, segment: Segment, limit: int = 9) -> list[_Piece]:
+    """Address lines under a party label: the rows below in the label's column, with
+    ``Name: X`` / ``Anschrift: Y`` rows reduced to their values and other key rows
+    (``Nummer: 4711``) left out."""
+    pieces: list[_Piece] = []
+    x0 = segment.bbox[0]
+    bottom = segment.bbox[3]
+    height = max(segment.bbox[3] - segment.bbox[1], 1e-3)
+    for row in layout.rows[segment.row + 1 :]:
+        if row.bbox[1] - bottom > 2.6 * height or len(pieces) >= limit:
+            break
+        column = [s for s in row.segments if x0 - 0.03 <= s.bbox[0] < x0 + 0.42]
+        if not column:
+            continue
+        bottom = row.bbox[3]
+        first = fold(column[0].text)
+        if is_party_label(first, L.SELLER_LABEL) or is_party_label(first, L.BUYER_LABEL):
+            break
+        if ":" in column[0].text:
+            key, _, value = column[0].text.partition(":")
+            rest_tokens = [t for s in column[1:] for t in s.tokens]
+            if not L.ADDRESS_KEY.match(fold(key) + ":"):
+                continue
+            if value.strip():
+                whole = _Piece(column[0].text, tuple(column[0].tokens))
+                pieces.append(_sub_piece(whole, value.strip()))
+            elif rest_tokens:
+                pieces.append(_Piece(" ".join(t.text for t in rest_tokens), tuple(rest_tokens)))
+            continue
+        tokens = tuple(t for s in column for t in s.tokens)
+        pieces.append(_Piece(" ".join(t.text for t in tokens), tokens))
+    return pieces
+
+
+def labelled_parties(layouts: Sequence[PageLayout]) -> tuple[Party | None, Party | None]:
+    seller: list[Party] = []
+    buyer: list[Party] = []
+    for pattern, sink in ((L.SELLER_LABEL, seller), (L.BUYER_LABEL, buyer)):
+        for layout, _row, segment, end in label_hits(layouts, pattern):
+            if not is_party_label(fold(segment.text), pattern):
+                continue
+            rest = segment.after(end)
+            pieces = []
+            text = " ".join(t.text for t in rest).strip(" :")
+            if text and len(fold(segment.text)) < 60:
+                pieces.append(_Piece(text, tuple(rest)))
+            pieces.extend(_rows_below(layout, segment))
+            party = parse_block(pieces, 0.85)
+            if party is not None and party.name is not None:
+                sink.append(party)
+    return (
+        max(seller, key=lambda p: p.score, default=None),
+        max(buyer, key=lambda p: p.score, default=None),
+    )
+
+
+def sender_line(layouts: Sequence[PageLayout]) -> Party | None:
+    """``Firma GmbH · Straße 1 · 12345 Stadt`` above the address window on page 1 (the
+    separators may be separate words, so the row's segments are split further)."""
+    if not layouts:
+        return None
+    for row in layouts[0].rows:
+        if row.bbox[1] > 0.4:
+            break
+        pieces: list[_Piece] = []
+        for segment in row.segments:
+            whole = _Piece(segment.text, tuple(segment.tokens))
+            for part in _SENDER_SPLIT.split(segment.text):
+                text = part.strip() if part else ""
+                if text and re.search(r"\w", text):
+                    pieces.append(_sub_piece(whole, text))
+        if len(pieces) < 3 or not any(_SENDER_SPLIT.search(s.text) or (len(s.tokens) == 1 and not re.search(r"\w", s.text)) for s in row.segments):
+            continue
+        party = parse_block(pieces[:6], 0.8)
+        if party is not None and party.name is not None and party.city is not None:
+            return party
+    return None
+
+
+def address_window(layouts: Sequence[PageLayout], sender: Party | None) -> Party | None:
+    """The recipient block in the left upper part of page 1 (DIN 5008 / C5 window)."""
+    if not layouts:
+        return None
+    layout = layouts[0]
+    sender_rows = {t.bbox[1] for t in (sender.name.tokens if sender and sender.name else ())}
+    column: list[Segment] = []
+    for row in layout.rows:
+        if row.bbox[1] > 0.45:
+            break
+        if row.bbox[1] < 0.05:
+            continue
+        first = row.segments[0]
+        if first.bbox[0] > 0.45:
+            continue
+        if any(abs(t.bbox[1] - y) < 1e-4 for t in first.tokens for y in sender_rows):
+            continue
+        column.append(first)
+    best_party: Party | None = None
+    for index, segment in enumerate(column):
+        if not L.POSTCODE_CITY.match(segment.text.strip()):
+            continue
+        start = index
+        while start > 0 and index - start < 5:
+            prev, cur = column[start - 1], column[start]
+            gap = cur.bbox[1] - prev.bbox[3]
+            if gap > 2.2 * max(cur.bbox[3] - cur.bbox[1], 1e-3):
+                break
+            start -= 1
+        block = column[start : index + 2]
+        if _SENDER_SPLIT.search(block[0].text) and len(_SENDER_SPLIT.split(block[0].text)) >= 3:
+            block = block[1:]
+        party = parse_block(_pieces_from_segments(block), 0.75)
+        if party is not None and party.name is not None:
+            best_party = party
+            break
+    return best_party
+
+
+def legal_names(layouts: Sequence[PageLayout]) -> list[Candidate]:
+    """Company names carrying a legal form, scored by how often and where they appear
+    (letterhead and footer are the seller's)."""
+    seen: Counter[str] = Counter()
+    first: dict[str, Candidate] = {}
+    for layout in layouts:
+        for row in layout.rows:
+            for segment in row.segments:
+                for part in _SENDER_SPLIT.split(segment.text):
+                    text = part.strip()
+                    match = L.LEGAL_FORM.search(text)
+                    if match is None or ":" in text[: match.start()]:
+                        continue
+                    name = _clean(text[: match.end()])
+                    if len(name) < 4 or len(name.split()) > 7 or _is_noise(name):
+                        continue
+                    key = fold(name)
+                    seen[key] += 1
+                    if key not in first:
+                        piece = _sub_piece(_Piece(segment.text, tuple(segment.tokens)), name)
+                        y = row.bbox[1]
+                        position = 0.15 if (layout.page == 1 and y < 0.2) or y > 0.8 else 0.0
+                        first[key] = Candidate(name, piece.tokens, 0.55 + position, name)
+    ranked = []
+    for key, candidate in first.items():
+        bonus = min(0.2, 0.07 * (seen[key] - 1))
+        ranked.append(Candidate(candidate.value, candidate.tokens, candidate.score + bonus, candidate.raw))
+    return sorted(ranked, key=lambda c: -c.score)
+
+
+def parties(layouts: Sequence[PageLayout]) -> tuple[Party, Party]:
+    labelled_seller, labelled_buyer = labelled_parties(layouts)
+    sender = sender_line(layouts)
+    window = address_window(layouts, sender)
+    seller = labelled_seller or sender or Party()
+    buyer = labelled_buyer or window or Party()
+    buyer_name = fold(str(buyer.name.value)) if buyer.name else None
+    if seller.name is None:
+        for candidate in legal_names(layouts):
+            if buyer_name is None or fold(str(candidate.value)) not in buyer_name:
+                seller.name = candidate
+                break
+    return seller, buyer

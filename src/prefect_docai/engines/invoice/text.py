@@ -1,0 +1,116 @@
+"""An invoice read from its pages (text layer or OCR words) into the ToolInvoice result."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from decimal import Decimal
+
+from prefect_docai.engines.invoice import fields as F
+from prefect_docai.engines.invoice.candidates import Candidate
+from prefect_docai.engines.invoice.checks import close, compute_checks
+from prefect_docai.engines.invoice.items import line_items
+from prefect_docai.engines.invoice.parties import Party, parties
+from prefect_docai.engines.parsing import detect_decimal_separator, format_amount
+from prefect_docai.engines.parsing.layout import PageLayout, make_field
+from prefect_docai.models.results import (
+    Field,
+    InvoiceLineItem,
+    InvoiceParty,
+    InvoicePayment,
+    InvoiceResult,
+    InvoiceTotals,
+    TaxLine,
+)
+
+
+def _field(candidate: Candidate | None) -> Field | None:
+    if candidate is None:
+        return None
+    value = candidate.value
+    if isinstance(value, Decimal):
+        value = format_amount(value)
+    return make_field(value, candidate.tokens, candidate.score, candidate.raw)
+
+
+def _party(party: Party, vat: Candidate | None, tax_number: Candidate | None) -> InvoiceParty:
+    return InvoiceParty(
+        name=_field(party.name),
+        street=_field(party.street),
+        postal_code=_field(party.postal_code),
+        city=_field(party.city),
+        country=_field(party.country),
+        vat_id=_field(vat),
+        tax_number=_field(tax_number),
+    )
+
+
+def extract_invoice(layouts: Sequence[PageLayout], source: str) -> InvoiceResult:
+    tokens = [t.text for layout in layouts for row in layout.rows for t in row.tokens]
+    separator = detect_decimal_separator(tokens)
+
+    invoice_date, due_date, delivery_date = F.dates(layouts)
+    seller, buyer = parties(layouts)
+    seller_vat, buyer_vat = F.vat_ids(layouts)
+    iban, bic = F.bank(layouts)
+
+    breakdown = F.tax_breakdown(layouts, separator)
+    breakdown_tax = sum((b[2].value for b in breakdown if isinstance(b[2].value, Decimal)), Decimal(0)) if breakdown else None
+    chosen = F.totals(layouts, separator, breakdown_tax)
+    net, tax, gross = chosen["net"], chosen["tax"], chosen["gross"]
+    net, tax, gross = _complete_totals(net, tax, gross, breakdown)
+
+    items = line_items(layouts, separator)
+    result = InvoiceResult(
+        source="ocr" if source == "ocr" else "text-layer",
+        invoice_number=_field(F.invoice_number(layouts)),
+        invoice_date=_field(invoice_date),
+        due_date=_field(due_date),
+        delivery_date=_field(delivery_date),
+        currency=_field(F.currency(layouts)),
+        seller=_party(seller, seller_vat, F.tax_number(layouts)),
+        buyer=_party(buyer, buyer_vat, None).model_copy(update={"tax_number": None}),
+        payment=InvoicePayment(
+            iban=_field(iban), bic=_field(bic), terms=_field(F.payment_terms(layouts))
+        ),
+        totals=InvoiceTotals(
+            net=_field(net), tax=_field(tax), gross=_field(gross), amount_due=_field(chosen["due"])
+        ),
+        taxes=[
+            TaxLine(rate=_field(rate), base=_field(base), amount=_field(amount))
+            for rate, base, amount in breakdown
+        ],
+        line_items=[
+            InvoiceLineItem(
+                description=_field(item.description),
+                quantity=_field(item.quantity),
+                unit_price=_field(item.unit_price),
+                net_amount=_field(item.net_amount),
+                tax_rate=_field(item.tax_rate),
+            )
+            for item in items
+        ],
+    )
+    return result.model_copy(update={"checks": compute_checks(result)})
+
+
+def _complete_totals(
+    net: Candidate | None,
+    tax: Candidate | None,
+    gross: Candidate | None,
+    breakdown: list[tuple[Candidate, Candidate, Candidate]],
+) -> tuple[Candidate | None, Candidate | None, Candidate | None]:
+    """Fill a missing total from the VAT breakdown when the arithmetic confirms it."""
+    if not breakdown:
+        return net, tax, gross
+    base_sum = sum((b[1].value for b in breakdown if isinstance(b[1].value, Decimal)), Decimal(0))
+    tax_sum = sum((b[2].value for b in breakdown if isinstance(b[2].value, Decimal)), Decimal(0))
+    gross_value = gross.value if gross is not None and isinstance(gross.value, Decimal) else None
+    if tax is None and (gross_value is None or close(base_sum + tax_sum, gross_value)):
+        first = breakdown[0][2] if len(breakdown) == 1 else None
+        tokens = first.tokens if first is not None else ()
+        tax = Candidate(tax_sum, tokens, 0.7, first.raw if first else format_amount(tax_sum))
+    if net is None and (gross_value is None or close(base_sum + tax_sum, gross_value)):
+        first = breakdown[0][1] if len(breakdown) == 1 else None
+        tokens = first.tokens if first is not None else ()
+        net = Candidate(base_sum, tokens, 0.7, first.raw if first else format_amount(base_sum))
+    return net, tax, gross
