@@ -78,7 +78,22 @@ def _page_input(document: Document, page: Page) -> PageInput:
         for word in page.words
         if word.text.strip()
     ]
-    return PageInput(page.number, w, h, words, ocr=page.source == "ocr")
+    return PageInput(page.number, w, h, _dedupe(words), ocr=page.source == "ocr")
+
+
+def _dedupe(words: list[TWord]) -> list[TWord]:
+    """Drop words drawn twice at (almost) the same place: fake bold and shadow effects
+    overprint text, which would otherwise double cells or rows."""
+    kept: list[TWord] = []
+    seen: dict[str, list[Box]] = {}
+    for word in words:
+        boxes = seen.setdefault(word.text, [])
+        area = max(1e-6, word.box.width * word.box.height)
+        if any(word.box.intersection_area(b) > 0.6 * area for b in boxes):
+            continue
+        boxes.append(word.box)
+        kept.append(word)
+    return kept
 
 
 def _vector_rulings(document: Document, pages: list[PageInput]) -> dict[int, list[Segment]]:

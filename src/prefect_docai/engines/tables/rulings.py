@@ -44,6 +44,10 @@ def _visible(obj: dict[str, Any]) -> bool:
     return fill and not _is_white(obj.get("non_stroking_color"))
 
 
+def _stroked(obj: dict[str, Any]) -> bool:
+    return bool(obj.get("stroke", True)) and not _is_white(obj.get("stroking_color"))
+
+
 def vector_segments(pdf_bytes: bytes, page_numbers: Iterable[int]) -> dict[int, list[Segment]]:
     """Ruling segments per 1-based page number from the PDF's lines, rectangles and curves."""
     import pdfplumber
@@ -67,8 +71,9 @@ def vector_segments(pdf_bytes: bytes, page_numbers: Iterable[int]) -> dict[int, 
                     segs.append(Segment(x0, (top + bottom) / 2, x1, (top + bottom) / 2))
                 elif w <= 2.5 and h >= _MIN_LENGTH_PT:
                     segs.append(Segment((x0 + x1) / 2, top, (x0 + x1) / 2, bottom))
-                elif w > 2.5 and h > 2.5 and obj["object_type"] != "line":
-                    # a box (cell border or shaded cell): its four edges are rules
+                elif w > 2.5 and h > 2.5 and obj["object_type"] == "rect" and _stroked(obj):
+                    # a drawn box: its four edges are rules. Shading alone (filled, no
+                    # stroke) is not: it is often inset from the cell and would split it.
                     segs += [
                         Segment(x0, top, x1, top),
                         Segment(x0, bottom, x1, bottom),

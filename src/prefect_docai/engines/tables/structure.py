@@ -9,13 +9,15 @@ from prefect_docai.engines.tables.geometry import Box, TWord, union_all
 from prefect_docai.engines.tables.grid import Cell, GridTable, group_lines, is_numeric, join_words
 
 
-def _line_cols(line: list[TWord], xs: list[float]) -> set[int]:
-    cols = set()
+def _is_data_line(line: list[TWord], xs: list[float]) -> bool:
+    """Numbers in at least two columns, and mostly numbers (not a header's units line)."""
+    texts: dict[int, list[str]] = {}
     for w in line:
         for c in range(len(xs) - 1):
             if xs[c] <= w.box.cx < xs[c + 1]:
-                cols.add(c)
-    return cols
+                texts.setdefault(c, []).append(w.text)
+    numeric = sum(1 for t in texts.values() if is_numeric(" ".join(t)))
+    return numeric >= 2 and numeric >= 0.5 * len(texts)
 
 
 def split_unruled_rows(table: GridTable, xs: list[float]) -> GridTable:
@@ -29,11 +31,7 @@ def split_unruled_rows(table: GridTable, xs: list[float]) -> GridTable:
         band = [c for c in table.cells if c.row == r]
         band_words = [w for c in band if c.row_span == 1 for w in c.words]
         lines = group_lines(band_words)
-        data_lines = [
-            i
-            for i, line in enumerate(lines)
-            if len(_line_cols(line, xs)) >= 2 and sum(1 for w in line if is_numeric(w.text)) >= 2
-        ]
+        data_lines = [i for i, line in enumerate(lines) if _is_data_line(line, xs)]
         if (
             len(data_lines) < 2
             or any(c.row_span > 1 for c in band)
