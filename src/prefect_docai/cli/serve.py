@@ -1,0 +1,66 @@
+"""``docai serve``: run the service in the foreground."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from prefect_docai.cli import app
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to bind.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to bind.", min=0, max=65535)] = 8000,
+    data_dir: Annotated[
+        Path | None,
+        typer.Option(
+            help="Keys, database, blobs and outbox (default: $DOCAI_DATA_DIR or ./docai-data)."
+        ),
+    ] = None,
+    workers: Annotated[
+        int | None, typer.Option(help="Engine worker processes (default: CPU count).", min=1)
+    ] = None,
+    log_level: Annotated[str, typer.Option(help="debug, info, warning or error.")] = "info",
+) -> None:
+    """Run the document-AI service (FastAPI + uvicorn) until interrupted."""
+    import logging
+
+    import uvicorn
+    from pydantic import ValidationError
+
+    from prefect_docai.server.app import create_app
+    from prefect_docai.server.settings import Settings
+
+    overrides: dict[str, Any] = {}
+    if data_dir is not None:
+        overrides["data_dir"] = data_dir
+    if workers is not None:
+        overrides["workers"] = workers
+    try:
+        settings = Settings(**overrides)
+        settings.engine_overrides()
+    except (ValidationError, ValueError) as exc:
+        typer.echo(f"error: invalid settings: {_one_line(exc)}", err=True)
+        raise typer.Exit(2) from None
+    level = log_level.upper()
+    if level not in {"DEBUG", "INFO", "WARNING", "ERROR"}:
+        typer.echo(f"error: unknown log level {log_level!r}", err=True)
+        raise typer.Exit(2)
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        application = create_app(settings)
+    except (OSError, ValueError) as exc:
+        typer.echo(f"error: cannot start: {_one_line(exc)}", err=True)
+        raise typer.Exit(1) from None
+    typer.echo(
+        f"prefect-docai on http://{host}:{port} (data in {settings.data_dir.resolve()}, {settings.workers} worker(s))"
+    )
+    # uvicorn's own access log prints query strings; ours (middleware.AccessLog) does not.
+    uvicorn.run(application, host=host, port=port, access_log=False, log_level=log_level.lower())
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split())
