@@ -197,8 +197,10 @@ def error_from_response(response: httpx.Response, *, job_id: str | None = None) 
                 retry_after=retry_after_of(response),
                 **kw,
             )
-        expired = code == "job_expired" or job_status == "expired"
-        return JobNotFoundError(message, job_id=job_id, expired=expired, **kw)
+        if code in (None, "job_not_found", "job_expired", "not_found"):
+            expired = code == "job_expired" or job_status == "expired"
+            return JobNotFoundError(message, job_id=job_id, expired=expired, **kw)
+        # e.g. ``file_not_found``: the job is fine, that output was just never requested.
     if code == "job_failed" and job_id is not None:
         return JobFailedError(message, job_id=job_id, **kw)
     if code == "insufficient_credits":
