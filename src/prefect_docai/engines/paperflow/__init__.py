@@ -1,0 +1,5 @@
+"""ToolPaperFlow (= ToolDocSplit): page stream segmentation."""
+
+from prefect_docai.engines.paperflow.engine import PaperFlowEngine
+
+__all__ = ["PaperFlowEngine"]

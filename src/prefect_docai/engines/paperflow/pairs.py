@@ -1,0 +1,142 @@
+"""Features of a page pair (previous page, current page): is the current page a new start?"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from rapidfuzz import fuzz
+from scipy import sparse
+
+from prefect_docai.engines.classify.features import FloatArray
+from prefect_docai.engines.paperflow.signals import PageSignals
+
+PAIR_FEATURES: tuple[str, ...] = (
+    "blank_between",
+    "pn_continues",
+    "pn_same_total_next",
+    "pn_cur_is_one",
+    "pn_cur_gt_one",
+    "pn_prev_is_last",
+    "pn_prev_not_last",
+    "pn_break",
+    "pn_cur_none",
+    "pn_prev_none",
+    "cur_greeting",
+    "cur_title_top",
+    "cur_address_window",
+    "cur_letterhead",
+    "cur_continued",
+    "prev_closing",
+    "prev_total",
+    "prev_signature",
+    "prev_continued",
+    "header_sim",
+    "footer_sim",
+    "header_both_empty",
+    "text_cosine",
+    "layout_distance",
+    "labelled_id_shared",
+    "labelled_id_conflict",
+    "id_jaccard",
+    "type_agreement",
+    "type_changed",
+    "cur_type_confidence",
+    "prev_text_bottom",
+    "cur_text_top",
+    "prev_words_log",
+    "cur_words_log",
+    "size_changed",
+    "source_changed",
+)
+
+
+@dataclass
+class StreamPage:
+    """One content page of the stream (separators removed) with everything pairs compare."""
+
+    signals: PageSignals
+    type_probs: FloatArray
+    layout: FloatArray
+    """Scaled dense classifier features (comparable across pages)."""
+    size: tuple[float, float]
+    source: str
+    blanks_before: int = 0
+
+
+def _sim(a: str, b: str) -> float:
+    if not a and not b:
+        return 0.0
+    return float(fuzz.token_set_ratio(a, b)) / 100.0
+
+
+def pair_features(pages: Sequence[StreamPage], text_rows: sparse.csr_matrix) -> FloatArray:
+    """Row ``i - 1`` describes the pair (page ``i - 1``, page ``i``), for ``i = 1 .. n-1``.
+
+    ``text_rows`` are the pages' L2-normalised hashed text vectors (one row per page).
+    """
+    n = len(pages)
+    out = np.zeros((max(n - 1, 0), len(PAIR_FEATURES)), dtype=np.float64)
+    if n < 2:
+        return out
+    cosines = np.asarray(
+        text_rows[:-1].multiply(text_rows[1:]).sum(axis=1), dtype=np.float64
+    ).ravel()
+    index = {name: i for i, name in enumerate(PAIR_FEATURES)}
+    for i in range(1, n):
+        prev, cur = pages[i - 1], pages[i]
+        p, c = prev.signals, cur.signals
+        row = out[i - 1]
+
+        def set_(name: str, value: float, row: FloatArray = row) -> None:
+            row[index[name]] = value
+
+        set_("blank_between", float(min(cur.blanks_before, 3)))
+        pp, cp = p.page_number, c.page_number
+        if pp is not None and cp is not None:
+            follows = cp.number == pp.number + 1
+            set_("pn_continues", float(follows))
+            set_("pn_same_total_next", float(follows and pp.total is not None and pp.total == cp.total))
+            set_("pn_break", float(not follows))
+        if cp is not None:
+            set_("pn_cur_is_one", float(cp.number == 1))
+            set_("pn_cur_gt_one", float(cp.number > 1))
+        else:
+            set_("pn_cur_none", 1.0)
+        if pp is not None and pp.total is not None:
+            set_("pn_prev_is_last", float(pp.number == pp.total))
+            set_("pn_prev_not_last", float(pp.number < pp.total))
+        if pp is None:
+            set_("pn_prev_none", 1.0)
+        set_("cur_greeting", float(c.greeting))
+        set_("cur_title_top", float(c.title_top))
+        set_("cur_address_window", float(c.address_window))
+        set_("cur_letterhead", float(c.letterhead))
+        set_("cur_continued", float(c.continued))
+        set_("prev_closing", float(p.closing))
+        set_("prev_total", float(p.total))
+        set_("prev_signature", float(p.signature))
+        set_("prev_continued", float(p.continued))
+        set_("header_sim", _sim(p.header, c.header))
+        set_("footer_sim", _sim(p.footer, c.footer))
+        set_("header_both_empty", float(not p.header and not c.header))
+        set_("text_cosine", float(cosines[i - 1]))
+        set_("layout_distance", float(np.mean(np.abs(prev.layout - cur.layout))))
+        shared = p.labelled_ids & c.labelled_ids
+        set_("labelled_id_shared", float(bool(shared)))
+        set_("labelled_id_conflict", float(bool(p.labelled_ids and c.labelled_ids and not shared)))
+        union = p.ids | c.ids
+        set_("id_jaccard", len(p.ids & c.ids) / len(union) if union else 0.0)
+        set_("type_agreement", float(np.dot(prev.type_probs, cur.type_probs)))
+        set_("type_changed", float(np.argmax(prev.type_probs) != np.argmax(cur.type_probs)))
+        set_("cur_type_confidence", float(np.max(cur.type_probs)))
+        set_("prev_text_bottom", p.text_bottom)
+        set_("cur_text_top", c.text_top)
+        set_("prev_words_log", float(np.log1p(p.words)))
+        set_("cur_words_log", float(np.log1p(c.words)))
+        pw, ph = prev.size
+        cw, ch = cur.size
+        set_("size_changed", float(abs(pw - cw) > 0.05 * max(pw, 1) or abs(ph - ch) > 0.05 * max(ph, 1)))
+        set_("source_changed", float(prev.source != cur.source))
+    return out
