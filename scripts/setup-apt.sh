@@ -6,6 +6,7 @@ PACKAGES=(
   libzbar0                          # pyzbar: QR / barcode separator sheets
   poppler-utils                     # pdftoppm / pdftotext, benchmarks and debugging
   fonts-dejavu-core fonts-dejavu-extra fonts-liberation  # generated documents
+  fonts-dkg-handwriting fonts-breip fonts-femkeklaver fonts-kristi fonts-humor-sans  # generated handwriting
 )
 missing=()
 for pkg in "${PACKAGES[@]}"; do

@@ -1,0 +1,56 @@
+"""Generated sample documents with known truth, for tests, training and demos.
+
+Every document type the classifier knows (``DOC_TYPES``) has several visually distinct
+templates (layout, fonts, sizes, colours, logos drawn as shapes), German and English text, and
+multi-page variants with page-number chains where that is natural. Templates are split into a
+training group and a held-out group (``held_out=True``) so that a model can be evaluated on
+layouts it has never seen. Everything is deterministic for a given seed.
+
+API (stable)::
+
+    @dataclass
+    class GeneratedDocument:
+        doc_type: str; lang: str; template: str; pdf: bytes; page_count: int
+        truth: dict[str, Any]
+
+    generate(doc_type, *, seed, lang="de", template=None, held_out=False) -> GeneratedDocument
+    templates(doc_type, *, held_out=False) -> list[str]
+    degrade(pdf, *, seed, dpi=200, ...) -> bytes          # scan-like, image-only PDF
+    photograph(pdf, *, seed, ...) -> bytes               # JPEG of a photographed page
+    separator_sheet(kind) -> bytes                       # "blank" | "qr" | "barcode"
+    make_stream(docs, *, separators=None, seed=0) -> tuple[bytes, list[int]]
+    write_batch(directory, *, count, seed) -> dict        # files + manifest.json
+
+Truth (``GeneratedDocument.truth``) uses the result JSON names of ``docs/RESULTS``: amounts
+are decimal strings (``"1163.40"``), dates ISO, rates percent strings (``"19.00"``), ids
+without blanks. Per type:
+
+- invoice: invoiceNumber, invoiceDate, dueDate, deliveryDate, currency, seller{name, street,
+  postalCode, city, country, vatId, taxNumber}, buyer{...}, iban, bic, net, tax, gross,
+  amountDue, taxes[{rate, base, amount}], lineItems[{description, quantity, unit, unitPrice,
+  netAmount, taxRate, sku}], customerNumber, orderReference, paymentTermsDays, title
+- receipt: merchant{name, address, vatId}, date, time, currency, items[{description,
+  quantity, unitPrice, amount, taxRate}], subtotal, tax, taxes[...], total, paymentMethod
+- other types: title plus the type's key facts (sender, recipient, date, subject, ...)
+
+Every truth dict also has ``pageCount`` and ``pageNumbering`` (the printed pattern or None).
+"""
+
+from __future__ import annotations
+
+from prefect_docai.samples.core import DOC_TYPES, LANGS, GeneratedDocument
+from prefect_docai.samples.generate import generate, templates
+from prefect_docai.samples.scan import degrade, photograph
+from prefect_docai.samples.stream import make_stream, separator_sheet
+
+__all__ = [
+    "DOC_TYPES",
+    "LANGS",
+    "GeneratedDocument",
+    "degrade",
+    "generate",
+    "make_stream",
+    "photograph",
+    "separator_sheet",
+    "templates",
+]

@@ -1,0 +1,44 @@
+"""Entry points: pick a template, seed the context, render, attach common truth."""
+
+from __future__ import annotations
+
+import random
+import zlib
+
+from prefect_docai.samples.core import DOC_TYPES, LANGS, GeneratedDocument, make_ctx, registry
+from prefect_docai.samples.render import numbering_format
+
+
+def templates(doc_type: str, *, held_out: bool = False) -> list[str]:
+    """Template ids of ``doc_type`` in the training group, or the held-out group."""
+    if doc_type not in DOC_TYPES:
+        raise ValueError(f"unknown document type {doc_type!r}")
+    return [t.id for t in registry().get(doc_type, []) if t.held_out == held_out]
+
+
+def generate(doc_type: str, *, seed: int, lang: str = "de", template: str | None = None,
+             held_out: bool = False) -> GeneratedDocument:
+    """Render one document of ``doc_type``; the same arguments give the same bytes.
+
+    With ``template`` None a template of the requested group is chosen from ``seed``.
+    """
+    if lang not in LANGS:
+        raise ValueError(f"unsupported language {lang!r}; use one of {LANGS}")
+    group = [t for t in registry().get(doc_type, []) if template or t.held_out == held_out]
+    if not group:
+        raise ValueError(f"no templates for {doc_type!r}")
+    if template is None:
+        pick = random.Random(zlib.crc32(f"{doc_type}|{seed}".encode()))
+        chosen = group[pick.randrange(len(group))]
+    else:
+        matches = [t for t in group if t.id == template]
+        if not matches:
+            raise ValueError(f"unknown template {template!r} for {doc_type!r}")
+        chosen = matches[0]
+    ctx = make_ctx(doc_type, chosen, seed=seed, lang=lang)
+    pdf, pages, truth = chosen.render(ctx, chosen.style)
+    truth.setdefault("pageCount", pages)
+    truth.setdefault("pageNumbering", numbering_format(chosen.style, lang) if pages else None)
+    truth.setdefault("locale", ctx.locale)
+    return GeneratedDocument(doc_type=doc_type, lang=lang, template=chosen.id, pdf=pdf,
+                             page_count=pages, truth=truth)

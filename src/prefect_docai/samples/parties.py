@@ -1,0 +1,196 @@
+"""Companies, people, addresses, bank accounts and tax ids with valid check digits."""
+
+from __future__ import annotations
+
+import functools
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from faker import Faker
+from schwifty import IBAN
+from schwifty.registry import get_banks_by_country
+from stdnum.de import stnr
+from stdnum.gb import vat as gb_vat
+from stdnum.iso7064 import mod_11_10
+
+COUNTRY_NAMES = {
+    "de": {"DE": "Deutschland", "GB": "Vereinigtes Königreich", "US": "USA", "AT": "Österreich"},
+    "en": {"DE": "Germany", "GB": "United Kingdom", "US": "United States", "AT": "Austria"},
+}
+
+LOCALE_COUNTRY = {"de_DE": "DE", "en_GB": "GB", "en_US": "US"}
+COUNTRY_CURRENCY = {"DE": "EUR", "GB": "GBP", "US": "USD", "AT": "EUR"}
+
+
+@functools.cache
+def faker(locale: str) -> Faker:
+    """One Faker per locale, reseeded per document (creating one costs ~0.2 s)."""
+    return Faker(locale)
+
+
+@dataclass
+class Party:
+    """A seller, buyer, sender or recipient."""
+
+    name: str
+    street: str
+    postal_code: str
+    city: str
+    country: str
+    contact: str = ""
+    vat_id: str | None = None
+    tax_number: str | None = None
+    iban: str | None = None
+    bic: str | None = None
+    bank: str | None = None
+    phone: str = ""
+    email: str = ""
+    web: str = ""
+    state: str = ""
+
+    def city_line(self) -> str:
+        if self.country == "US":
+            return f"{self.city}, {self.state} {self.postal_code}".strip()
+        if self.country == "GB":
+            return f"{self.city} {self.postal_code}"
+        return f"{self.postal_code} {self.city}"
+
+    def address_lines(self, lang: str, *, with_country: bool = False) -> list[str]:
+        lines = [self.name]
+        if self.contact:
+            lines.append(self.contact)
+        lines += [self.street, self.city_line()]
+        if with_country:
+            lines.append(COUNTRY_NAMES[lang][self.country])
+        return lines
+
+    def truth(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "street": self.street,
+            "postalCode": self.postal_code,
+            "city": self.city,
+            "country": self.country,
+            "vatId": self.vat_id,
+            "taxNumber": self.tax_number,
+        }
+
+
+def de_vat_id(rng: random.Random) -> str:
+    body = str(rng.randint(10_000_000, 99_999_999))
+    return f"DE{body}{mod_11_10.calc_check_digit(body)}"
+
+
+def gb_vat_id(rng: random.Random) -> str:
+    while True:
+        head = f"{rng.randint(1_000_000, 9_999_999)}"
+        weights = (8, 7, 6, 5, 4, 3, 2)
+        total = sum(w * int(d) for w, d in zip(weights, head, strict=True))
+        tail = (-total) % 97
+        number = f"{head}{tail:02d}"
+        if gb_vat.is_valid(number):
+            return f"GB{number}"
+
+
+def de_tax_number(rng: random.Random) -> str:
+    """A Steuernummer in one of the common regional formats (e.g. ``143/123/45678``)."""
+    forms = ("{a:03d}/{b:03d}/{c:05d}", "{a2:02d}/{b:03d}/{c:05d}", "{a:03d}/{b:04d}/{c4:04d}")
+    while True:
+        text = rng.choice(forms).format(
+            a=rng.randint(100, 299),
+            a2=rng.randint(10, 99),
+            b=rng.randint(100, 999),
+            c=rng.randint(10000, 99999),
+            c4=rng.randint(1000, 9999),
+        )
+        if stnr.is_valid(text):
+            return text
+
+
+@functools.cache
+def _banks(country: str) -> list[Any]:
+    banks = [b for b in get_banks_by_country(country) if b.bic and b.primary]
+    # German account numbers follow bank-specific check schemes; banks with scheme "09"
+    # accept any account number, so every generated IBAN also passes a BBAN check.
+    if country == "DE":
+        banks = [b for b in banks if b.checksum_algo in ("09",)] or banks
+    return banks
+
+
+def bank_account(rng: random.Random, country: str) -> tuple[str, str, str]:
+    """(IBAN, BIC, bank name) of a real bank in ``country`` (DE or GB)."""
+    bank = rng.choice(_banks(country))
+    if country == "GB":
+        account = f"{rng.randint(10_000_000, 99_999_999)}"
+        branch = f"{rng.randint(100_000, 999_999)}"
+        iban = IBAN.generate("GB", bank_code=bank.bank_code, account_code=account,
+                             branch_code=branch)
+    else:
+        account = f"{rng.randint(10**8, 10**10 - 1)}"
+        iban = IBAN.generate(country, bank_code=bank.bank_code, account_code=account)
+    return str(iban.compact), str(bank.bic), str(bank.name)
+
+
+def _street(fk: Faker, rng: random.Random, country: str) -> str:
+    number = rng.randint(1, 180)
+    if country == "DE":
+        suffix = rng.choice(["", "", "", "a", "b"])
+        return f"{fk.street_name()} {number}{suffix}"
+    return f"{number} {fk.street_name()}"
+
+
+def address(fk: Faker, rng: random.Random, locale: str) -> tuple[str, str, str, str, str]:
+    """(street, postal code, city, country, state)."""
+    country = LOCALE_COUNTRY[locale]
+    street = _street(fk, rng, country)
+    state = fk.state_abbr() if country == "US" else ""
+    return street, fk.postcode(), fk.city(), country, state
+
+
+def company(fk: Faker, rng: random.Random, locale: str, *, bank: bool = True) -> Party:
+    street, postal, city, country, state = address(fk, rng, locale)
+    name = fk.company().replace("\n", " ")
+    domain = "".join(ch for ch in name.split()[0].lower() if ch.isalnum())[:14] or "firma"
+    tld = {"DE": "de", "GB": "co.uk", "US": "com"}[country]
+    party = Party(
+        name=name,
+        street=street,
+        postal_code=postal,
+        city=city,
+        country=country,
+        state=state,
+        phone=fk.phone_number(),
+        email=f"{rng.choice(['info', 'kontakt' if country == 'DE' else 'sales', 'office'])}@{domain}.{tld}",
+        web=f"www.{domain}.{tld}",
+    )
+    if country == "DE":
+        party.vat_id = de_vat_id(rng)
+        party.tax_number = de_tax_number(rng) if rng.random() < 0.7 else None
+    elif country == "GB":
+        party.vat_id = gb_vat_id(rng)
+    if bank and country in ("DE", "GB"):
+        party.iban, party.bic, party.bank = bank_account(rng, country)
+    return party
+
+
+def person(fk: Faker, rng: random.Random, locale: str) -> Party:
+    street, postal, city, country, state = address(fk, rng, locale)
+    name = f"{fk.first_name()} {fk.last_name()}"
+    return Party(name=name, street=street, postal_code=postal, city=city, country=country,
+                 state=state, phone=fk.phone_number())
+
+
+def customer(fk: Faker, rng: random.Random, locale: str) -> Party:
+    """A business customer (with a VAT id, no bank) or a private person."""
+    if rng.random() < 0.75:
+        party = company(fk, rng, locale, bank=False)
+        party.tax_number = None
+        if rng.random() < 0.5:
+            party.vat_id = None
+        if rng.random() < 0.4:
+            prefix = {"DE": rng.choice(["z. Hd. ", "Herr ", "Frau ", ""]), "GB": "FAO ",
+                      "US": "Attn: "}[party.country]
+            party.contact = f"{prefix}{fk.first_name()} {fk.last_name()}".strip()
+        return party
+    return person(fk, rng, locale)
