@@ -441,22 +441,22 @@ class Document:
             raise DocumentError("corrupt_image", f"The image cannot be read: {exc}.") from exc
 
     def _base_size(self, index: int) -> tuple[float, float]:
+        """Page size after ``/Rotate`` (pdfium's page sizes already include it)."""
         return self._sizes[index]
 
     def _base_rotation(self, index: int) -> int:
         if self.media_type != PDF:
             return 0
         if not self._rotations:
+            self._rotations = [-1] * self.page_count
+        if self._rotations[index] < 0:
             with _PDFIUM_LOCK:
                 self._check_open()
-                rotations = []
-                for i in range(self.page_count):
-                    page = self._pdf[i]
-                    try:
-                        rotations.append(int(page.get_rotation()) % 360)
-                    finally:
-                        page.close()
-                self._rotations = rotations
+                page = self._pdf[index]
+                try:
+                    self._rotations[index] = int(page.get_rotation()) % 360
+                finally:
+                    page.close()
         return self._rotations[index]
 
     def _read_text_layer(self, index: int) -> TextLayer:
@@ -474,7 +474,7 @@ class Document:
                         area = max((crop[2] - crop[0]) * (crop[3] - crop[1]), 1e-6)
                         cover = 0.0
                         for obj in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE]):
-                            left, bottom, right, top = obj.get_pos()
+                            left, bottom, right, top = obj.get_bounds()
                             cover += max(0.0, right - left) * max(0.0, top - bottom) / area
                         return read_text_layer(
                             textpage.raw,

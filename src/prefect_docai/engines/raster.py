@@ -50,8 +50,6 @@ def estimate_skew(gray: Gray) -> float:
     small = cv2.resize(gray, (max(1, int(width * scale)), max(1, int(height * scale))),
                        interpolation=cv2.INTER_AREA) if scale < 1.0 else gray
     _, binary = cv2.threshold(small, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
-    # Thin strokes only: large solid areas (photos, black borders) would dominate the profile.
-    binary = cv2.morphologyEx(binary, cv2.MORPH_OPEN, np.ones((1, 1), np.uint8))
     ys, xs = np.nonzero(binary)
     ink = len(xs)
     if ink < 200 or ink > 0.5 * binary.size:
@@ -61,13 +59,13 @@ def estimate_skew(gray: Gray) -> float:
         xs, ys = xs[pick], ys[pick]
     fx = xs.astype(np.float64)
     fy = ys.astype(np.float64)
-    bins = int(small.shape[0] * 1.2) + 1
 
     def score(angle: float) -> float:
         theta = np.deg2rad(angle)
         projected = fy * np.cos(theta) + fx * np.sin(theta)
-        hist, _ = np.histogram(projected, bins=bins)
-        return float(np.sum(hist.astype(np.float64) ** 2))
+        # One-pixel bins at every angle: equal-count bins would alias at exactly 0°.
+        counts = np.bincount(np.round(projected - projected.min()).astype(np.int64))
+        return float(np.sum(counts.astype(np.float64) ** 2))
 
     coarse = np.arange(-_MAX_SKEW, _MAX_SKEW + 0.01, 0.5)
     scores = [score(a) for a in coarse]
