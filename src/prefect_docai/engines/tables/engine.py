@@ -20,6 +20,7 @@ from prefect_docai.engines.tables.lattice import find_ruled_tables
 from prefect_docai.engines.tables.rulings import raster_segments, vector_segments
 from prefect_docai.engines.tables.stream import find_stream_tables
 from prefect_docai.engines.tables.structure import (
+    extend_sideways,
     header_rows,
     is_plausible,
     ruled_confidence,
@@ -120,7 +121,9 @@ def find_tables(page: PageInput) -> list[GridTable]:
     found: list[GridTable] = []
     remaining = list(page.words)
     ruled = sorted(find_ruled_tables(page.number, page.segments), key=lambda t: t.box.y0)
-    for table in ruled:
+    em = page.em()
+    for found_table in ruled:
+        table = extend_sideways(found_table, remaining, em)
         xs = sorted({c.box.x0 for c in table.cells} | {c.box.x1 for c in table.cells})
         used = fill_cells(table, remaining)
         if not is_plausible(table):

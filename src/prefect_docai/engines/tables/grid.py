@@ -40,6 +40,9 @@ class GridTable:
     header_rows: int = 0
     confidence: float = 1.0
     continued_from: int | None = None
+    xs: list[float] = field(default_factory=list)
+    """Column edges (ruled tables: the rule positions)."""
+    ys: list[float] = field(default_factory=list)
 
     def grid(self) -> list[list[str]]:
         out = [["" for _ in range(self.n_cols)] for _ in range(self.n_rows)]

@@ -140,4 +140,6 @@ def _grid(
                 cells.append(Cell(r, c, 1, 1, Box(xs[c], ys[r], xs[c + 1], ys[r + 1])))
     if len(cells) < 2:
         return None
-    return GridTable(page, Box(xs[0], ys[0], xs[-1], ys[-1]), cells, n_rows, n_cols, "ruled")
+    return GridTable(
+        page, Box(xs[0], ys[0], xs[-1], ys[-1]), cells, n_rows, n_cols, "ruled", xs=xs, ys=ys
+    )

@@ -168,7 +168,7 @@ def _is_data(line: _Line, cols: list[tuple[float, float]], numeric: set[int]) ->
     return bool(in_numeric) and all(in_numeric)
 
 
-def _continues(prev_text: str, text: str) -> bool:
+def continues(prev_text: str, text: str) -> bool:
     first = text.lstrip()[:1]
     return first.islower() or first in "([&" or bool(_CONNECTOR.search(prev_text.rstrip()))
 
@@ -198,12 +198,12 @@ def _body_rows(
             here_data = any(c in numeric for c in here)
             if close and set(here) <= set(prev_cols) and not here_data:
                 first = min(here)
-                if _continues(prev_cols[first], here[first]):
+                if continues(prev_cols[first], here[first]):
                     prev.append(line)
                     continue
             if close and not prev_data and here_data and set(prev_cols) <= set(here):
                 first = min(prev_cols)
-                if _continues(prev_cols[first], here.get(first, "")):
+                if continues(prev_cols[first], here.get(first, "")):
                     prev.append(line)
                     continue
         rows.append([line])
@@ -332,6 +332,10 @@ def _table(page: int, block: list[_Line], rules: list[Segment]) -> GridTable | N
     n_rows = header_rows + len(body)
     for c in cells:
         c.text = join_words(c.words)
+    filled = [c for c in cells if c.words]
+    mean_words = sum(len(c.words) for c in filled) / max(1, len(filled))
+    if not numeric and (n_rows < 3 or mean_words > 4.0):
+        return None  # side-by-side text columns (multi-column layout), not a table
     # give every cell a grid box: column extents × row extents
     row_y: list[tuple[float, float]] = []
     for r in range(n_rows):

@@ -7,6 +7,7 @@ import itertools
 
 from prefect_docai.engines.tables.geometry import Box, TWord, union_all
 from prefect_docai.engines.tables.grid import Cell, GridTable, group_lines, is_numeric, join_words
+from prefect_docai.engines.tables.stream import continues
 
 
 def _is_data_line(line: list[TWord], xs: list[float]) -> bool:
@@ -32,29 +33,29 @@ def split_unruled_rows(table: GridTable, xs: list[float]) -> GridTable:
         band_words = [w for c in band if c.row_span == 1 for w in c.words]
         lines = group_lines(band_words)
         data_lines = [i for i, line in enumerate(lines) if _is_data_line(line, xs)]
-        if (
-            len(data_lines) < 2
-            or any(c.row_span > 1 for c in band)
-            or any(c.col_span > 1 for c in band)
-        ):
+        if len(data_lines) < 2 or any(c.row_span > 1 for c in band):
             row_map[r] = next_row
             for c in band:
                 c.row = next_row
                 new_cells.append(c)
             next_row += 1
             continue
-        # a data line opens a new row once the current row has one; other lines (labels,
-        # wrapped text) stay with the row they are in
+        # every data line is a row; a label line is a row too (a section label) unless it
+        # continues the text above it (a wrapped cell)
         data_set = set(data_lines)
         groups: list[list[list[TWord]]] = []
         has_data: list[bool] = []
         for i, line in enumerate(lines):
-            if not groups or (i in data_set and has_data[-1]):
+            text = " ".join(w.text for w in line)
+            prev_text = " ".join(w.text for w in groups[-1][-1]) if groups else ""
+            if groups and i not in data_set and continues(prev_text, text):
+                groups[-1].append(line)
+            elif groups and i in data_set and not has_data[-1] and continues(prev_text, text):
+                groups[-1].append(line)
+                has_data[-1] = True
+            else:
                 groups.append([line])
                 has_data.append(i in data_set)
-            else:
-                groups[-1].append(line)
-                has_data[-1] = has_data[-1] or i in data_set
         y_edges = [band[0].box.y0]
         for a, b in itertools.pairwise(groups):
             y_edges.append(
@@ -65,7 +66,9 @@ def split_unruled_rows(table: GridTable, xs: list[float]) -> GridTable:
             for c in band:
                 words = [w for ln in group for w in ln if c.box.x0 <= w.box.cx < c.box.x1]
                 box = Box(c.box.x0, y_edges[k], c.box.x1, y_edges[k + 1])
-                new_cells.append(Cell(next_row, c.col, 1, 1, box, join_words(words), words))
+                new_cells.append(
+                    Cell(next_row, c.col, 1, c.col_span, box, join_words(words), words)
+                )
             next_row += 1
     for c in new_cells:
         if c.row_span > 1:
@@ -113,6 +116,8 @@ def is_plausible(table: GridTable) -> bool:
     filled = [c for c in table.cells if c.text]
     if table.n_rows < 2 or table.n_cols < 2 or len(filled) < 3:
         return False
+    if len(filled) < 0.1 * table.n_rows * table.n_cols:
+        return False  # a chart's bars or a form's boxes, not a table
     cols_used = {c.col for c in filled}
     rows_used = {c.row for c in filled}
     return len(cols_used) >= 2 and len(rows_used) >= 2
@@ -127,3 +132,80 @@ def ruled_confidence(table: GridTable, words: list[TWord]) -> float:
 
 def table_box(cells: list[Cell]) -> Box:
     return union_all([c.box for c in cells])
+
+
+def extend_sideways(table: GridTable, words: list[TWord], em: float) -> GridTable:
+    """Add columns for text beside a ruled grid that lines up with its rows: tables often
+    rule only their number columns and leave the label column (or a last column) open."""
+    if not table.xs or not table.ys:
+        return table
+    inside_y = [w for w in words if table.box.y0 <= w.box.cy <= table.box.y1]
+    bands = len(table.ys) - 1
+    new_left: list[float] = []
+    new_right: list[float] = []
+    for side in ("left", "right"):
+        if side == "left":
+            cand = [w for w in inside_y if w.box.x1 <= table.box.x0 + 1]
+        else:
+            cand = [w for w in inside_y if w.box.x0 >= table.box.x1 - 1]
+        groups = _interval_groups(cand, em)
+        if side == "left":
+            groups.reverse()  # nearest the grid first
+        edge = table.box.x0 if side == "left" else table.box.x1
+        added: list[float] = []
+        for x0, x1, members in groups:
+            gap = (edge - x1) if side == "left" else (x0 - edge)
+            rows = {
+                r
+                for w in members
+                for r in range(bands)
+                if table.ys[r] <= w.box.cy < table.ys[r + 1]
+            }
+            if gap > 3 * em or len(rows) < max(2, 0.4 * bands):
+                break
+            if side == "left":
+                added.append(x0 - 1)
+                edge = x0
+            else:
+                added.append(x1 + 1)
+                edge = x1
+        if side == "left":
+            new_left = sorted(added)
+        else:
+            new_right = sorted(added)
+    if not new_left and not new_right:
+        return table
+    shift = len(new_left)
+    left_edges = new_left + [table.xs[0]]
+    right_edges = [table.xs[-1], *new_right]
+    cells = [Cell(c.row, c.col + shift, c.row_span, c.col_span, c.box) for c in table.cells]
+    for r in range(bands):
+        for k in range(len(left_edges) - 1):
+            box = Box(left_edges[k], table.ys[r], left_edges[k + 1], table.ys[r + 1])
+            cells.append(Cell(r, k, 1, 1, box))
+        for k in range(len(right_edges) - 1):
+            box = Box(right_edges[k], table.ys[r], right_edges[k + 1], table.ys[r + 1])
+            cells.append(Cell(r, shift + table.n_cols + k, 1, 1, box))
+    xs = left_edges[:-1] + table.xs + right_edges[1:]
+    return GridTable(
+        table.page,
+        Box(xs[0], table.box.y0, xs[-1], table.box.y1),
+        cells,
+        table.n_rows,
+        len(xs) - 1,
+        table.kind,
+        xs=xs,
+        ys=table.ys,
+    )
+
+
+def _interval_groups(words: list[TWord], em: float) -> list[tuple[float, float, list[TWord]]]:
+    """Words merged into x-ranges that no gap wider than an ``em`` separates."""
+    groups: list[tuple[float, float, list[TWord]]] = []
+    for w in sorted(words, key=lambda w: w.box.x0):
+        if groups and w.box.x0 <= groups[-1][1] + em:
+            x0, x1, members = groups[-1]
+            groups[-1] = (x0, max(x1, w.box.x1), [*members, w])
+        else:
+            groups.append((w.box.x0, w.box.x1, [w]))
+    return groups
