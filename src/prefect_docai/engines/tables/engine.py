@@ -20,6 +20,7 @@ from prefect_docai.engines.tables.lattice import find_ruled_tables
 from prefect_docai.engines.tables.rulings import raster_segments, vector_segments
 from prefect_docai.engines.tables.stream import find_stream_tables
 from prefect_docai.engines.tables.structure import (
+    drop_empty,
     extend_sideways,
     header_rows,
     is_plausible,
@@ -130,7 +131,7 @@ def find_tables(page: PageInput) -> list[GridTable]:
             for c in table.cells:
                 c.words, c.text = [], ""
             continue
-        table = split_unruled_rows(table, xs)
+        table = drop_empty(split_unruled_rows(table, xs))
         table.header_rows = header_rows(table)
         table.confidence = ruled_confidence(table, used)
         table.box = table_box(table.cells)

@@ -209,3 +209,31 @@ def _interval_groups(words: list[TWord], em: float) -> list[tuple[float, float, 
         else:
             groups.append((w.box.x0, w.box.x1, [w]))
     return groups
+
+
+def drop_empty(table: GridTable) -> GridTable:
+    """Remove rows and columns without any text (thin bands between double rules, zebra
+    shading, a ruled margin): they carry no data and shift every index after them."""
+    texts = [c for c in table.cells if c.text]
+    keep_rows = sorted({r for c in texts for r in [c.row]})
+    keep_cols = sorted({k for c in texts for k in [c.col]})
+    if len(keep_rows) == table.n_rows and len(keep_cols) == table.n_cols:
+        return table
+    row_index = {r: i for i, r in enumerate(keep_rows)}
+    col_index = {k: i for i, k in enumerate(keep_cols)}
+    cells: list[Cell] = []
+    for c in table.cells:
+        rows = [r for r in range(c.row, c.row + c.row_span) if r in row_index]
+        cols = [k for k in range(c.col, c.col + c.col_span) if k in col_index]
+        if not rows or not cols:
+            continue
+        if c.row not in row_index or c.col not in col_index:
+            if c.text:
+                continue
+            # an empty cell whose first row/column went: it still owns the rest
+        c.row, c.col = row_index[rows[0]], col_index[cols[0]]
+        c.row_span, c.col_span = len(rows), len(cols)
+        cells.append(c)
+    table.cells = cells
+    table.n_rows, table.n_cols = len(keep_rows), len(keep_cols)
+    return table
