@@ -176,7 +176,7 @@ def extend_sideways(table: GridTable, words: list[TWord], em: float) -> GridTabl
     if not new_left and not new_right:
         return table
     shift = len(new_left)
-    left_edges = new_left + [table.xs[0]]
+    left_edges = [*new_left, table.xs[0]]
     right_edges = [table.xs[-1], *new_right]
     cells = [Cell(c.row, c.col + shift, c.row_span, c.col_span, c.box) for c in table.cells]
     for r in range(bands):
@@ -227,10 +227,7 @@ def drop_empty(table: GridTable) -> GridTable:
         cols = [k for k in range(c.col, c.col + c.col_span) if k in col_index]
         if not rows or not cols:
             continue
-        if c.row not in row_index or c.col not in col_index:
-            if c.text:
-                continue
-            # an empty cell whose first row/column went: it still owns the rest
+        # an empty cell whose first row/column went still owns the positions left
         c.row, c.col = row_index[rows[0]], col_index[cols[0]]
         c.row_span, c.col_span = len(rows), len(cols)
         cells.append(c)
