@@ -53,4 +53,14 @@ __all__ = [
     "photograph",
     "separator_sheet",
     "templates",
+    "write_batch",
 ]
+
+
+def __getattr__(name: str) -> object:
+    # write_batch may pull in the e-invoice stack (factur-x, drafthorse); load it on demand
+    if name == "write_batch":
+        from prefect_docai.samples.batch import write_batch
+
+        return write_batch
+    raise AttributeError(name)

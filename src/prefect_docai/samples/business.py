@@ -23,7 +23,7 @@ def letterhead(pen: Pen, ctx: Ctx, sender: Party) -> float:
     right = pen.width_mm - 20
     if kind == "band":
         pen.rect(0, 0, pen.width_mm, 26, fill=accent)
-        pen.logo(LEFT, 6, sender.name, size=14, color=colors.white)
+        pen.logo(LEFT, 6, sender.name, size=14, color=colors.white, text_color=accent)
         pen.text(LEFT + 18, 15, sender.name, size=16, weight="bold", color=colors.white,
                  heading=True)
         pen.lines(right, 9, [sender.phone, sender.email, sender.web], size=7.5,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import random
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -132,6 +133,14 @@ def bank_account(rng: random.Random, country: str) -> tuple[str, str, str]:
     return str(iban.compact), str(bank.bic), str(bank.name)
 
 
+def _ascii(text: str) -> str:
+    """A host-name-safe form of a name: umlauts spelled out, other marks dropped."""
+    for src, dst in (("ä", "ae"), ("ö", "oe"), ("ü", "ue"), ("ß", "ss")):
+        text = text.replace(src, dst)
+    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return "".join(ch for ch in text if ch.isalnum())
+
+
 def _street(fk: Faker, rng: random.Random, country: str) -> str:
     number = rng.randint(1, 180)
     if country == "DE":
@@ -151,7 +160,7 @@ def address(fk: Faker, rng: random.Random, locale: str) -> tuple[str, str, str, 
 def company(fk: Faker, rng: random.Random, locale: str, *, bank: bool = True) -> Party:
     street, postal, city, country, state = address(fk, rng, locale)
     name = fk.company().replace("\n", " ")
-    domain = "".join(ch for ch in name.split()[0].lower() if ch.isalnum())[:14] or "firma"
+    domain = _ascii(name.split()[0].lower())[:14] or "firma"
     tld = {"DE": "de", "GB": "co.uk", "US": "com"}[country]
     party = Party(
         name=name,

@@ -250,7 +250,8 @@ class Pen:
 
     # -- composite -----------------------------------------------------------------------
     def logo(self, x: float, y: float, name: str, *, kind: str | None = None,
-             size: float = 14, color: Color | None = None) -> float:
+             size: float = 14, color: Color | None = None,
+             text_color: Color | None = None) -> float:
         """A logo drawn from shapes plus initials; returns its width in mm."""
         c = self.c
         accent = color or self.style.accent
@@ -297,7 +298,7 @@ class Pen:
             c.setFont(self.head.bold, size * 2.0)
             c.drawString(x * mm, self.y(y + size * 0.85), initials)
             return float(stringWidth(initials, self.head.bold, size * 2.0)) / mm
-        c.setFillColor(colors.white)
+        c.setFillColor(text_color or colors.white)
         fs = size * 1.1 if len(initials) > 1 else size * 1.6
         if kind == "triangle":
             fs *= 0.7

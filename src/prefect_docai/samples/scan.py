@@ -69,7 +69,7 @@ def degrade(pdf: bytes, *, seed: int, dpi: int = 200, rotate: float = 1.2, blur:
     return buf.getvalue()
 
 
-def photograph(pdf: bytes, *, seed: int, dpi: int = 150, quality: int = 80) -> bytes:
+def photograph(pdf: bytes, *, seed: int, dpi: int = 200, quality: int = 80) -> bytes:
     """A JPEG of the first page as if photographed with a phone on a desk."""
     rng = random.Random(seed)
     page = _render(pdf, dpi, grey=False)[0]

@@ -177,3 +177,66 @@ GREETINGS_EN = ("Dear Sir or Madam,", "Dear Ms {last},", "Dear Mr {last},", "Dea
 CLOSINGS_DE = ("Mit freundlichen Grüßen", "Freundliche Grüße", "Viele Grüße",
                "Mit besten Grüßen")
 CLOSINGS_EN = ("Yours faithfully,", "Yours sincerely,", "Kind regards,", "Best regards,")
+
+# Reports: kinds (German, English), section headings and sentences with {pct}, {year},
+# {region}, {amount}, {n} placeholders.
+REPORT_KINDS = (
+    ("Quartalsbericht Q{q} {year}", "Quarterly Report Q{q} {year}"),
+    ("Projektstatusbericht", "Project Status Report"),
+    ("Jahresbericht {year}", "Annual Report {year}"),
+    ("Marktanalyse {region}", "Market Analysis {region}"),
+    ("Prüfbericht Nr. {n}", "Inspection Report No. {n}"),
+    ("Nachhaltigkeitsbericht {year}", "Sustainability Report {year}"),
+)
+REPORT_SECTIONS = (
+    ("Zusammenfassung", "Executive Summary"),
+    ("Einleitung", "Introduction"),
+    ("Ausgangslage", "Background"),
+    ("Umsatzentwicklung", "Revenue Development"),
+    ("Kostenstruktur", "Cost Structure"),
+    ("Ergebnisse", "Results"),
+    ("Methodik", "Methodology"),
+    ("Risiken und Chancen", "Risks and Opportunities"),
+    ("Ausblick", "Outlook"),
+    ("Empfehlungen", "Recommendations"),
+    ("Personal", "Staff"),
+    ("Fazit", "Conclusion"),
+)
+REPORT_SENTENCES_DE = (
+    "Der Umsatz stieg im Berichtszeitraum um {pct} % gegenüber dem Vorjahr.",
+    "Die Region {region} entwickelte sich dabei überdurchschnittlich.",
+    "Die Kosten für Material und Energie lagen mit {amount} über dem Plan.",
+    "Im Geschäftsjahr {year} wurden insgesamt {n} neue Kunden gewonnen.",
+    "Die Projektphase zwei wurde termingerecht abgeschlossen.",
+    "Verzögerungen bei Zulieferern führten zu einem Rückstand von etwa zwei Wochen.",
+    "Die Mitarbeiterzahl erhöhte sich auf {n} Beschäftigte.",
+    "Für das kommende Jahr rechnen wir mit einem moderaten Wachstum von {pct} %.",
+    "Die Prüfung ergab keine wesentlichen Mängel; kleinere Abweichungen wurden dokumentiert.",
+    "Die Kundenzufriedenheit liegt laut Umfrage bei {pct} %.",
+    "Investitionen in Digitalisierung beliefen sich auf {amount}.",
+    "Die Ergebnisse sind in der folgenden Tabelle zusammengefasst.",
+    "Abbildung 1 zeigt die Entwicklung der Kennzahlen im Zeitverlauf.",
+    "Die Liquidität des Unternehmens ist weiterhin gesichert.",
+    "Der Anteil erneuerbarer Energien am Verbrauch betrug {pct} %.",
+    "Wir empfehlen, die Maßnahmen im nächsten Quartal fortzuführen.",
+)
+REPORT_SENTENCES_EN = (
+    "Revenue grew by {pct}% compared with the previous year.",
+    "The {region} region performed above average.",
+    "Material and energy costs of {amount} exceeded the budget.",
+    "A total of {n} new customers were acquired in {year}.",
+    "Phase two of the project was completed on schedule.",
+    "Supplier delays caused a backlog of roughly two weeks.",
+    "Headcount increased to {n} employees.",
+    "For the coming year we expect moderate growth of {pct}%.",
+    "The inspection found no significant defects; minor deviations were recorded.",
+    "Customer satisfaction stands at {pct}% according to the survey.",
+    "Investment in digitalisation amounted to {amount}.",
+    "The results are summarised in the table below.",
+    "Figure 1 shows how the key figures developed over time.",
+    "The company's liquidity remains secure.",
+    "Renewable energy accounted for {pct}% of consumption.",
+    "We recommend continuing these measures in the next quarter.",
+)
+REGIONS = (("Nord", "North"), ("Süd", "South"), ("West", "West"), ("Ost", "East"),
+           ("DACH", "UK & Ireland"), ("Benelux", "Nordics"))

@@ -3,5 +3,7 @@
 from prefect_docai.samples.types import (  # noqa: F401
     invoice,
     letter,
+    orders,
     receipt,
+    report,
 )

@@ -156,8 +156,8 @@ def render(ctx: Ctx, style: Style) -> tuple[bytes, int, dict[str, Any]]:
         body.append((lr(ctx.t("Rückgeld", "Change"), num(given - total)), ""))
     else:
         body.append((lr(pay_label, num(total)), ""))
-        body.append((ctx.t("Kartenzahlung  ", "Card payment  ") + f"**** {rng.randint(1000, 9999)}",
-                      ""))
+        body.append((ctx.t("Karte  ", "Card  ") + f"**** **** **** {rng.randint(1000, 9999)}",
+                     ""))
         body.append((ctx.t("Genehmigungs-Nr. ", "Auth code ") + f"{rng.randint(100000, 999999)}",
                      ""))
     del paid
