@@ -1,0 +1,58 @@
+"""Local page work on a source file: inspection and cutting page ranges.
+
+Classification needs only a segment's first page, and each extraction only its segment's
+pages, so the flow cuts them here instead of paying for the whole file at every tool.
+"""
+
+from __future__ import annotations
+
+import io
+
+from prefect_docai.engines.base import DocumentError
+from prefect_docai.engines.sniff import DocumentInfo, inspect_document
+
+__all__ = ["DocumentError", "DocumentInfo", "cut_pages", "inspect_document"]
+
+
+def cut_pages(data: bytes, media_type: str, start: int, end: int, page_count: int) -> bytes:
+    """Pages ``start``..``end`` (1-based, inclusive) as a file of the same type.
+
+    The whole range of a file is returned as it is, byte for byte, so the service sees the
+    original (and an embedded e-invoice XML survives).
+    """
+    if not 1 <= start <= end <= page_count:
+        raise ValueError(f"page range {start}-{end} outside 1-{page_count}")
+    if start == 1 and end == page_count:
+        return data
+    if media_type == "application/pdf":
+        return _cut_pdf(data, start, end)
+    if media_type == "image/tiff":
+        return _cut_tiff(data, start, end)
+    raise ValueError(f"cannot cut pages out of {media_type}")
+
+
+def _cut_pdf(data: bytes, start: int, end: int) -> bytes:
+    import pikepdf
+
+    with pikepdf.open(io.BytesIO(data)) as source, pikepdf.new() as out:
+        for index in range(start - 1, end):
+            out.pages.append(source.pages[index])
+        buffer = io.BytesIO()
+        out.save(buffer)
+        return buffer.getvalue()
+
+
+def _cut_tiff(data: bytes, start: int, end: int) -> bytes:
+    from PIL import Image, ImageSequence
+
+    with Image.open(io.BytesIO(data)) as image:
+        frames = [
+            frame.copy()
+            for index, frame in enumerate(ImageSequence.Iterator(image), start=1)
+            if start <= index <= end
+        ]
+    buffer = io.BytesIO()
+    frames[0].save(
+        buffer, format="TIFF", save_all=True, append_images=frames[1:], compression="tiff_lzw"
+    )
+    return buffer.getvalue()

@@ -1,0 +1,61 @@
+"""The service a batch talks to: a saved credentials block, or our own on loopback."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+
+from prefect_docai.client import ClientConfig, DocAIClient
+
+logger = logging.getLogger(__name__)
+
+EMBEDDED_CREDITS = 10_000_000
+"""Credits of the throwaway client of an embedded service when no budget is given."""
+
+
+@dataclass
+class Connection:
+    client: DocAIClient
+    description: str
+    embedded: bool
+
+
+@asynccontextmanager
+async def connect(credentials: str | None, credit_budget: int | None = None) -> AsyncIterator[Connection]:
+    """A client of the named ``DocAICredentials`` block, or of a fresh embedded service.
+
+    The embedded service is a real HTTP server on 127.0.0.1 with a temporary data folder:
+    the batch uses it exactly like a remote one and it is gone afterwards.
+    """
+    if credentials is not None:
+        from prefect_docai.blocks import DocAICredentials
+
+        block: DocAICredentials = await DocAICredentials.aload(credentials)
+        client = block.get_client()
+        try:
+            yield Connection(client, f"{block.base_url} (block {credentials!r})", embedded=False)
+        finally:
+            await client.aclose()
+        return
+
+    from prefect_docai.server.embedded import EmbeddedService
+
+    service = EmbeddedService()
+    await asyncio.to_thread(service.start)
+    try:
+        creds = await asyncio.to_thread(
+            service.create_client, "prefect-docai-batch", credit_budget or EMBEDDED_CREDITS
+        )
+        config = ClientConfig(
+            base_url=service.base_url,
+            token_url=service.token_url,
+            client_id=creds.client_id,
+            client_secret=creds.client_secret,
+        )
+        async with DocAIClient(config) as client:
+            yield Connection(client, f"embedded service at {service.base_url}", embedded=True)
+    finally:
+        await asyncio.to_thread(service.stop)
