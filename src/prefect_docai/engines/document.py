@@ -182,6 +182,19 @@ class Page:
         return [[lines[i] for i in row] for row in self._rows]
 
     @property
+    def row_indexes(self) -> list[list[int]]:
+        """:attr:`rows` as indexes into :attr:`lines`."""
+        self._ensure_words()
+        return self._rows
+
+    @property
+    def image_dpi(self) -> float | None:
+        """The resolution of an image page as uploaded (``None`` for PDF pages)."""
+        if self._document.media_type == PDF:
+            return None
+        return self._document._image_dpi[self._index]
+
+    @property
     def text(self) -> str:
         """Reading-order text: rows joined by ``\\n``; separate segments of one row (table
         cells, label and value) joined by a tab."""

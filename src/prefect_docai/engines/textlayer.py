@@ -87,6 +87,15 @@ def read_text_layer(textpage: object, crop: BBox, rotation: int, image_cover: fl
     is_generated = pdfium_c.FPDFText_IsGenerated
     map_error = pdfium_c.FPDFText_HasUnicodeMapError
     font_size = pdfium_c.FPDFText_GetFontSize
+    text_object = pdfium_c.FPDFText_GetTextObject
+    render_mode = pdfium_c.FPDFTextObj_GetTextRenderMode
+    invisible = 0
+
+    # Characters are grouped in upright page points (y down), so a page turned by /Rotate
+    # groups like any other.
+    crop_w, crop_h = crop[2] - crop[0], crop[3] - crop[1]
+    page_w, page_h = (crop_h, crop_w) if rotation in (90, 270) else (crop_w, crop_h)
+    page_w, page_h = max(page_w, 1e-6), max(page_h, 1e-6)
 
     words: list[RawWord] = []
     visible = bad = 0
@@ -97,7 +106,8 @@ def read_text_layer(textpage: object, crop: BBox, rotation: int, image_cover: fl
     def flush() -> None:
         if chars:
             text = "".join(chars)
-            words.append(RawWord(text, _to_upright((x0, y0, x1, y1), crop, rotation), size))
+            box = (x0 / page_w, y0 / page_h, x1 / page_w, y1 / page_h)
+            words.append(RawWord(text, box, size))
             chars.clear()
 
     for index in range(count):
@@ -107,28 +117,31 @@ def read_text_layer(textpage: object, crop: BBox, rotation: int, image_cover: fl
             flush()
             continue
         get_box(textpage, index, rect_ref)
-        left, right, bottom, top = rect.left, rect.right, rect.bottom, rect.top
-        if top < bottom:
-            top, bottom = bottom, top
+        low, high = min(rect.bottom, rect.top), max(rect.bottom, rect.top)
+        u0, v0, u1, v1 = _to_upright((rect.left, low, rect.right, high), crop, rotation)
+        left, top, right, bottom = u0 * page_w, v0 * page_h, u1 * page_w, v1 * page_h
         visible += 1
         if _bad_char(char, code, map_error(textpage, index) == 1):
             bad += 1
             flush()
             continue
-        height = top - bottom
+        height = bottom - top
         if chars:
             gap = left - x1
-            same_line = bottom < y1 and top > y0 and (min(top, y1) - max(bottom, y0)) > 0.4 * min(
-                height, y1 - y0
-            )
+            overlap = min(bottom, y1) - max(top, y0)
+            same_line = overlap > 0.4 * min(height, y1 - y0)
             if not same_line or gap > 0.33 * max(height, y1 - y0) or gap < -height:
                 flush()
         if chars:
-            x0, y0 = min(x0, left), min(y0, bottom)
-            x1, y1 = max(x1, right), max(y1, top)
+            x0, y0 = min(x0, left), min(y0, top)
+            x1, y1 = max(x1, right), max(y1, bottom)
         else:
-            x0, y0, x1, y1 = left, bottom, right, top
+            x0, y0, x1, y1 = left, top, right, bottom
             size = float(font_size(textpage, index))
+            # Checked once per word: invisible text over an image is an OCR layer.
+            handle = text_object(textpage, index)
+            if handle and render_mode(handle) == pdfium_c.FPDF_TEXTRENDERMODE_INVISIBLE:
+                invisible += 1
         chars.append(char)
     flush()
 
@@ -136,6 +149,7 @@ def read_text_layer(textpage: object, crop: BBox, rotation: int, image_cover: fl
         return TextLayer([], False, "empty")
     if bad > _MAX_BAD_SHARE * visible:
         return TextLayer(words, False, "garbled")
-    if image_cover > 0.5 and visible < _SCAN_MAX_CHARS:
+    searchable_scan = invisible > 0.8 * max(1, len(words))
+    if image_cover > 0.5 and visible < _SCAN_MAX_CHARS and not searchable_scan:
         return TextLayer(words, False, "image")
     return TextLayer(words, True, "ok")

@@ -1,0 +1,132 @@
+"""ToolICR: text recognition → JSON (pages, lines, words), searchable PDF, plain text."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from prefect_docai.engines.base import EngineOptions, EngineOutput, OutputFile
+from prefect_docai.engines.document import Document, Page, load_document
+from prefect_docai.engines.outputs import kept_lines, page_text, plain_text, searchable_pdf
+from prefect_docai.models.results import IcrLine, IcrPage, IcrResult, IcrWord
+from prefect_docai.models.tools import Tool
+
+_LOW_CONFIDENCE = 0.5
+
+
+def _round_box(box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+    return (round(box[0], 4), round(box[1], 4), round(box[2], 4), round(box[3], 4))
+
+
+def _page_result(page: Page, threshold: float | None) -> IcrPage:
+    lines = []
+    kept_confidences: list[float] = []
+    for line in kept_lines(page, threshold):
+        if line is None:
+            continue
+        kept_confidences.extend(word.confidence for word in line.words)
+        lines.append(
+            IcrLine(
+                text=line.text,
+                bbox=_round_box(line.bbox),
+                confidence=round(line.confidence, 3),
+                words=[
+                    IcrWord(text=w.text, bbox=_round_box(w.bbox), confidence=round(w.confidence, 3))
+                    for w in line.words
+                ],
+            )
+        )
+    confidence = sum(kept_confidences) / len(kept_confidences) if kept_confidences else 0.0
+    return IcrPage(
+        page=page.number,
+        width=round(page.width, 2),
+        height=round(page.height, 2),
+        rotation=page.rotation,
+        source=page.source,
+        text=page_text(page, threshold),
+        confidence=round(confidence, 3),
+        lines=lines,
+    )
+
+
+@cache
+def _iso_639_1(tesseract_code: str) -> str | None:
+    import pycountry
+
+    language = pycountry.languages.get(alpha_3=tesseract_code.split("_")[0])
+    code = getattr(language, "alpha_2", None) if language is not None else None
+    return str(code) if code else None
+
+
+def detect_language(text: str, requested: tuple[str, ...]) -> str:
+    """ISO 639-1 code of the text's language.
+
+    With explicit languages the answer is one of them (py3langid restricted to that set);
+    with ``auto`` any language py3langid knows. Short texts fall back to the first hint.
+    """
+    hinted = [code for code in (_iso_639_1(lang) for lang in requested if lang != "auto") if code]
+    sample = " ".join(text.split())[:5000]
+    if len(hinted) != 1 and sum(c.isalpha() for c in sample) >= 20:
+        # rank() instead of set_languages(): the shared identifier stays unmodified.
+        for code, _ in _identifier().rank(sample):
+            if not hinted or code in hinted:
+                return str(code)
+    return hinted[0] if hinted else "und"
+
+
+@cache
+def _identifier() -> Any:
+    from py3langid.langid import MODEL_FILE, LanguageIdentifier
+
+    return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=False)
+
+
+def _warnings(document: Document) -> list[str]:
+    warnings = []
+    for page in document.pages:
+        if page.text_layer_status == "garbled":
+            warnings.append(f"page {page.number}: the text layer is unreadable; the page was OCRed")
+        if not page.words:
+            warnings.append(f"page {page.number}: no text found")
+        elif page.source == "ocr" and page.confidence < _LOW_CONFIDENCE:
+            warnings.append(
+                f"page {page.number}: low recognition confidence ({page.confidence:.2f})"
+            )
+    return warnings
+
+
+class IcrEngine:
+    tool = Tool.ICR
+
+    def run(self, data: bytes, options: EngineOptions) -> EngineOutput:
+        threshold = options.threshold
+        formats = set(options.output_formats) or {"PDF"}
+        with load_document(data, languages=options.languages or ("eng",)) as document:
+            document.prefetch()
+            pages = [_page_result(page, threshold) for page in document.pages]
+            text = plain_text(document, threshold)
+            result = IcrResult(
+                language=detect_language(text, tuple(options.languages)),
+                text=text,
+                pages=pages,
+            )
+            stem = options.file_name.rsplit(".", 1)[0] or "document"
+            files = []
+            if "PDF" in formats:
+                files.append(
+                    OutputFile(
+                        f"{stem}.pdf", "application/pdf", searchable_pdf(document, threshold), "PDF"
+                    )
+                )
+            if "TXT" in formats:
+                files.append(
+                    OutputFile(
+                        f"{stem}.txt", "text/plain; charset=utf-8", text.encode("utf-8"), "TXT"
+                    )
+                )
+            return EngineOutput(
+                result=result,
+                page_count=document.page_count,
+                files=files,
+                warnings=_warnings(document),
+            )
