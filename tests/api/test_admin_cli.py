@@ -1,0 +1,90 @@
+"""``docai admin`` against a data folder the service then uses."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from prefect_docai.cli import app
+from prefect_docai.server.embedded import EmbeddedService
+
+runner = CliRunner()
+
+
+def test_create_client_add_credits_and_list(tmp_path: Path) -> None:
+    created = runner.invoke(
+        app,
+        [
+            "admin",
+            "create-client",
+            "--name",
+            "Acme",
+            "--credits",
+            "5",
+            "--json",
+            "--data-dir",
+            str(tmp_path),
+        ],
+    )
+    assert created.exit_code == 0, created.output
+    creds = json.loads(created.stdout)
+    assert set(creds) == {"client_id", "client_secret"}
+    added = runner.invoke(
+        app, ["admin", "add-credits", creds["client_id"], "7", "--data-dir", str(tmp_path)]
+    )
+    assert added.exit_code == 0 and added.stdout.strip() == "12"
+    listed = runner.invoke(app, ["admin", "clients", "--json", "--data-dir", str(tmp_path)])
+    (row,) = json.loads(listed.stdout)
+    assert row["client_id"] == creds["client_id"] and row["name"] == "Acme" and row["credits"] == 12
+    table = runner.invoke(app, ["admin", "clients", "--data-dir", str(tmp_path)])
+    assert creds["client_id"] in table.stdout and "12" in table.stdout
+    # The secret is stored hashed only.
+    assert creds["client_secret"].encode() not in (tmp_path / "docai.sqlite3").read_bytes()
+
+    with EmbeddedService(tmp_path, workers=1) as service:
+        import httpx
+
+        token = httpx.post(
+            service.token_url,
+            data={
+                "grant_type": "client_credentials",
+                "client_id": creds["client_id"],
+                "client_secret": creds["client_secret"],
+            },
+        ).json()["access_token"]
+        balance = httpx.get(
+            service.base_url + "/api/Account/v1/Credits", headers={"accessToken": token}
+        ).json()
+        assert balance["credits"] == 12
+
+
+def test_bad_input_gives_one_line_errors(tmp_path: Path) -> None:
+    cases = [
+        (["admin", "add-credits", "nobody", "3"], "no client with id 'nobody'"),
+        (
+            ["admin", "create-client", "--name", "x", "--credits", "-1"],
+            "--credits must not be negative",
+        ),
+        (["admin", "create-client", "--name", "x", "--scope", "admin"], "unknown scope(s): admin"),
+        (["admin", "create-client", "--name", "  "], "the client name must not be empty"),
+    ]
+    for args, message in cases:
+        result = runner.invoke(app, [*args, "--data-dir", str(tmp_path)])
+        assert result.exit_code == 1, result.output
+        assert result.stderr.strip() == f"error: {message}" or result.stderr.strip().startswith(
+            f"error: {message}"
+        )
+        assert len(result.stderr.strip().splitlines()) == 1
+    created = runner.invoke(
+        app, ["admin", "create-client", "--name", "y", "--json", "--data-dir", str(tmp_path)]
+    )
+    client_id = json.loads(created.stdout)["client_id"]
+    result = runner.invoke(
+        app, ["admin", "add-credits", "--data-dir", str(tmp_path), "--", client_id, "-5"]
+    )
+    assert (
+        result.exit_code == 1
+        and result.stderr.strip() == "error: the balance cannot become negative"
+    )
