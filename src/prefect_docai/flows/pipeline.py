@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import itertools
 import json
 import logging
 from collections.abc import Sequence
@@ -218,14 +219,16 @@ class DocumentPipeline:
             for d in sorted(result.documents, key=lambda d: d.start_page)
             if 1 <= d.start_page <= d.end_page <= page_count
         ]
-        covered = sum(end - start + 1 for start, end, _ in ranges)
-        if not ranges or covered != page_count:
+        # Pages outside every segment are separator sheets; overlaps mean a broken answer.
+        overlapping = any(b[0] <= a[1] for a, b in itertools.pairwise(ranges))
+        if not ranges or overlapping:
             outcome.errors.append(
                 StageError(
                     stage="split",
                     tool=Tool.PAPERFLOW.value,
                     code="inconsistent_split",
-                    detail=f"segments cover {covered} of {page_count} pages; kept as one",
+                    detail=f"segments {[(a, b) for a, b, _ in ranges]} of {page_count} pages; "
+                    "kept as one document",
                     job_id=job.job_id,
                 )
             )
