@@ -123,6 +123,9 @@ def value_runs(
     """Where a label's value may stand, best first, with a position factor: after the
     label in its segment, in the next segment of the row, or in the segment just below."""
     rest = segment.after(end)
+    split = _split_token(segment, end)
+    if split is not None:
+        rest = [split, *rest]
     if rest:
         yield rest, 1.0
     position = row.segments.index(segment)
@@ -131,6 +134,22 @@ def value_runs(
     below = below_segments(layout, row, segment, limit=1)
     for other in below:
         yield other.tokens, 0.8
+
+
+def _split_token(segment: Segment, end: int) -> Token | None:
+    """The part after ``end`` of a token the label ends inside (``Nr.:4711`` printed
+    without a blank), with a proportional share of the token's box."""
+    for token, begin in zip(segment.tokens, segment.starts, strict=True):
+        if begin < end < begin + len(token.text):
+            cut = end - begin
+            tail = token.text[cut:].lstrip(":# ")
+            if not tail:
+                return None
+            x0, y0, x1, y1 = token.bbox
+            share = (len(token.text) - len(tail)) / len(token.text)
+            return Token(tail, (x0 + (x1 - x0) * share, y0, x1, y1), token.confidence,
+                         token.page, token.font_size)
+    return None
 
 
 def below_segments(layout: PageLayout, row: Row, segment: Segment, limit: int) -> list[Segment]:

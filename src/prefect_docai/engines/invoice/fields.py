@@ -317,6 +317,17 @@ def totals(
                     pools[kind].append(
                         Candidate(amount, used, 0.75 * strength + later, " ".join(t.text for t in used))
                     )
+    if len(pools["tax"]) >= 2:
+        # One VAT line per rate: their sum is a candidate for the tax total.
+        rows_seen: dict[tuple[int, float], Candidate] = {}
+        for candidate in pools["tax"]:
+            rows_seen.setdefault((candidate.page, round(candidate.y, 3)), candidate)
+        parts = list(rows_seen.values())
+        if len(parts) >= 2:
+            values = [c.value for c in parts if isinstance(c.value, Decimal)]
+            total = sum(values, Decimal(0))
+            score = min(c.score for c in parts) - 0.05
+            pools["tax"].append(Candidate(total, (), score, " + ".join(c.raw for c in parts)))
     chosen = _choose_totals(pools, breakdown_tax)
     return chosen
 

@@ -1,0 +1,28 @@
+"""The ToolReceipt engine: bytes + options → ReceiptResult."""
+
+from __future__ import annotations
+
+from prefect_docai.engines.base import DocumentError, EngineOptions, EngineOutput
+from prefect_docai.engines.invoice.engine import drop_below
+from prefect_docai.engines.parsing.pages import document_layouts
+from prefect_docai.engines.receipt.extract import extract_receipt
+from prefect_docai.engines.sniff import sniff_media_type
+from prefect_docai.models.tools import Tool
+
+RECEIPT_LANGUAGES = ("deu", "eng")
+
+
+class ReceiptEngine:
+    tool = Tool.RECEIPT
+
+    def run(self, data: bytes, options: EngineOptions) -> EngineOutput:
+        from prefect_docai.engines.document import load_document
+
+        if sniff_media_type(data) == "application/xml":
+            raise DocumentError("unsupported_media_type", "A receipt must be a PDF or an image.")
+        extra = tuple(c for c in options.languages if c not in ("auto", *RECEIPT_LANGUAGES))
+        with load_document(data, languages=(*RECEIPT_LANGUAGES, *extra), dpi=300) as document:
+            result = extract_receipt(document_layouts(document))
+            if options.threshold is not None:
+                result = drop_below(result, options.threshold)
+            return EngineOutput(result=result, page_count=document.page_count)

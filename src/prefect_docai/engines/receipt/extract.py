@@ -1,0 +1,296 @@
+"""Receipt fields from layout rows: keyword rows for totals and payment, the top rows for
+the merchant, a rightmost-amount rule for items, the largest plausible amount as the
+total's fallback."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from decimal import Decimal
+
+from prefect_docai.engines.invoice.candidates import Candidate, date_in, money_tokens
+from prefect_docai.engines.invoice.checks import close
+from prefect_docai.engines.invoice.fields import tax_breakdown, vat_ids
+from prefect_docai.engines.invoice.labels import LEGAL_FORM
+from prefect_docai.engines.parsing import detect_decimal_separator, format_amount, parse_time
+from prefect_docai.engines.parsing.layout import PageLayout, Row, Token, fold, make_field
+from prefect_docai.models.results import (
+    Field,
+    ReceiptChecks,
+    ReceiptItem,
+    ReceiptMerchant,
+    ReceiptResult,
+    TaxLine,
+)
+
+_I = re.IGNORECASE
+TOTAL = re.compile(
+    r"\b(?:grand\s*total|total\s*(?:amount|due|sales|incl|inc|\(incl|rm|eur)|nett?\s*total|"
+    r"rounded\s*total|total|summe|gesamt(?:summe|betrag)?|zu\s*zahlen|endbetrag|betrag|"
+    r"amount\s*due|total\s*ttc|totaal|te\s*betalen)\b",
+    _I,
+)
+NOT_TOTAL = re.compile(
+    r"sub\s*-?total|zwischensumme|total\s*(?:qty|quantity|items?|excl|gst|tax|vat|discount|"
+    r"saving)|qty|anzahl|artikel|rounding|rundung|netto|mwst|ust\b|steuer|gst\s|tax\s|"
+    r"supplies|change|wechselgeld|rückgeld|r[uü]ckgeld|cash\b|tendered|gegeben|points?",
+    _I,
+)
+SUBTOTAL = re.compile(r"sub\s*-?total|zwischensumme|subtotaal|sous[\s-]*total", _I)
+TAX = re.compile(r"\b(?:total\s*)?(?:gst|vat|mwst|ust|tax|tva|btw|steuer)\b", _I)
+CASH = re.compile(r"\b(?:bar(?:geld|zahlung)?|cash|esp[eè]ces|contant)\b", _I)
+CARD = re.compile(
+    r"\b(?:ec[\s-]*karte|ec-cash|girocard|karte|kartenzahlung|visa|master\s*card|mastercard|"
+    r"maestro|amex|american\s*express|credit\s*card|debit|card|kontaktlos|carte)\b",
+    _I,
+)
+NOISE = re.compile(
+    r"tel\b|telefon|phone|fax|www\.|@|gst\s*(?:id|reg|no)|reg\.?\s*no|co\.?\s*(?:no|reg)|"
+    r"company\s*no|invoice|receipt|rechnung|beleg|kassenbon|quittung|bon\b|cashier|kasse|"
+    r"welcome|willkommen|thank|danke|date|datum|time|uhrzeit|table|tisch|st\.?-?nr|"
+    r"ust-?id|uid|steuer",
+    _I,
+)
+_MERCHANT_HINT = re.compile(
+    r"sdn\.?\s*bhd|\bbhd\b|enterprise|trading|restaurant|shop|store|mart|market|bakery|"
+    r"caf[eé]|hotel|pharmacy|apotheke|markt|bäckerei|baeckerei|tankstelle|supermarkt|"
+    r"drogerie",
+    _I,
+)
+_TIME = re.compile(r"\b(\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp][Mm])?)\b")
+_QTY_X = re.compile(r"^(\d+(?:[.,]\d+)?)\s*[xX×@*]$|^[xX×@*]$")
+_MAX_TOTAL = Decimal("100000")
+
+
+def _field(candidate: Candidate | None) -> Field | None:
+    if candidate is None:
+        return None
+    value = candidate.value
+    if isinstance(value, Decimal):
+        value = format_amount(value)
+    return make_field(value, candidate.tokens, candidate.score, candidate.raw)
+
+
+def _rows(layouts: Sequence[PageLayout]) -> list[Row]:
+    return [row for layout in layouts for row in layout.rows]
+
+
+def _row_amount(row: Row, separator: str | None) -> tuple[Decimal, tuple[Token, ...]] | None:
+    amounts = money_tokens(row.tokens, separator)
+    if not amounts:
+        return None
+    amount, tokens, _ = amounts[-1]
+    return amount, tokens
+
+
+def merchant(rows: Sequence[Row]) -> tuple[Candidate | None, Candidate | None, int]:
+    """Name: among the first rows, one with a legal form or shop word, else the tallest
+    of the first non-noise rows. Address: the rows after it up to a postcode line or noise."""
+    top = [r for r in rows[:12] if re.search(r"[^\W\d_]{3}", r.text)]
+    candidates = [
+        r for r in top[:8]
+        if not NOISE.search(r.text) and len(r.text) <= 60 and not re.search(r"[=:]", r.text)
+    ]
+    if not candidates:
+        return None, None, -1
+    chosen = next(
+        (r for r in candidates[:5] if LEGAL_FORM.search(r.text) or _MERCHANT_HINT.search(r.text)),
+        None,
+    )
+    if chosen is None:
+        # Without a company word, the name is a text-only line (address lines carry
+        # house numbers and postcodes): the tallest of the first such lines.
+        first = [r for r in candidates[:4] if not re.search(r"\d", r.text)] or candidates[:3]
+        chosen = max(first, key=lambda r: (r.bbox[3] - r.bbox[1], -rows.index(r)))
+    name_tokens = tuple(chosen.tokens)
+    # A registration number in brackets after the name is not part of it.
+    name = re.sub(r"\s*\(\s*[\w-]*\d[\w -]*\)\s*$", "", re.sub(r"\s+", " ", chosen.text).strip())
+    name_candidate = Candidate(name, name_tokens, 0.7, chosen.text)
+    start = rows.index(chosen) + 1
+    address_rows: list[Row] = []
+    for row in rows[start : start + 6]:
+        text = row.text
+        if NOISE.search(text) or re.match(r"^\(?\s*\d{5,}-?[A-Z]?\s*\)?$", text.strip()):
+            if address_rows:
+                break
+            continue
+        if re.search(r"\d{1,2}[./-]\d{1,2}[./-]\d{2,4}", text):
+            break
+        if money_tokens(row.tokens, None):
+            break
+        address_rows.append(row)
+        if re.search(r"\b\d{4,5}\b\s+[^\W\d_]", text):
+            break
+    address = None
+    if address_rows:
+        tokens = tuple(t for r in address_rows for t in r.tokens)
+        text = " ".join(re.sub(r"\s+", " ", r.text).strip() for r in address_rows)
+        address = Candidate(text, tokens, 0.6, "\n".join(r.text for r in address_rows))
+    return name_candidate, address, start - 1
+
+
+def totals(rows: Sequence[Row], separator: str | None) -> dict[str, Candidate | None]:
+    total_candidates: list[Candidate] = []
+    subtotal = tax = None
+    for index, row in enumerate(rows):
+        text = fold(row.text)
+        hit = _row_amount(row, separator)
+        if hit is None and index + 1 < len(rows) and TOTAL.search(text):
+            nxt = _row_amount(rows[index + 1], separator)
+            hit = nxt if nxt is not None and len(rows[index + 1].tokens) <= 3 else None
+        if hit is None:
+            continue
+        amount, tokens = hit
+        if SUBTOTAL.search(text):
+            subtotal = Candidate(amount, tokens, 0.75, " ".join(t.text for t in tokens))
+            continue
+        if TOTAL.search(text) and not NOT_TOTAL.search(text) and 0 < amount < _MAX_TOTAL:
+            strength = 0.85 if re.search(r"grand|incl|inc\b|summe|zu zahlen|due|rounded|nett|payable", text) else 0.75
+            total_candidates.append(Candidate(amount, tokens, strength, " ".join(t.text for t in tokens)))
+            continue
+        if TAX.search(text) and tax is None and not re.search(r"\d{1,2}(?:[.,]\d+)?\s*%.*\d.*\d", text):
+            tax = Candidate(amount, tokens, 0.65, " ".join(t.text for t in tokens))
+    total = None
+    if total_candidates:
+        # The strongest keyword wins; between equals, the larger amount (a "total" line
+        # above a discount, or an item count, is smaller than the amount paid).
+        total = max(total_candidates, key=lambda c: (c.score, c.value if isinstance(c.value, Decimal) else 0))
+    else:
+        amounts = [
+            (a, t) for row in rows for a, t, _ in money_tokens(row.tokens, separator)
+            if 0 < a < _MAX_TOTAL
+        ]
+        if amounts:
+            amount, tokens = max(amounts, key=lambda x: x[0])
+            total = Candidate(amount, tokens, 0.45, " ".join(t.text for t in tokens))
+    return {"total": total, "subtotal": subtotal, "tax": tax}
+
+
+def items(rows: Sequence[Row], separator: str | None, first: int, last: int) -> list[ReceiptItem]:
+    found: list[ReceiptItem] = []
+    for row in rows[first + 1 : last]:
+        text = fold(row.text)
+        if TOTAL.search(text) or SUBTOTAL.search(text) or TAX.search(text) or CASH.search(text) or CARD.search(text):
+            continue
+        if NOISE.search(text):
+            continue
+        amounts = money_tokens(row.tokens, separator)
+        if not amounts:
+            continue
+        amount, amount_tokens, _ = amounts[-1]
+        used = {id(t) for t in amount_tokens}
+        quantity = unit_price = None
+        if len(amounts) >= 2:
+            price, price_tokens, _ = amounts[-2]
+            for token in row.tokens:
+                match = re.match(r"^(\d+(?:[.,]\d+)?)\s*[xX×@*]?$", token.text)
+                if match and id(token) not in used and token not in price_tokens:
+                    q = Decimal(match.group(1).replace(",", "."))
+                    if q > 0 and close(q * price, amount):
+                        quantity = Candidate(str(q.normalize()), (token,), 0.7, token.text)
+                        unit_price = Candidate(price, price_tokens, 0.7, " ".join(t.text for t in price_tokens))
+                        used |= {id(token)} | {id(t) for t in price_tokens}
+                        break
+        description_tokens = [
+            t for t in row.tokens
+            if id(t) not in used and re.search(r"[^\W\d_]{2}", t.text) and t.bbox[2] <= amount_tokens[0].bbox[0]
+        ]
+        if not description_tokens:
+            continue
+        description = " ".join(t.text for t in description_tokens)
+        found.append(
+            ReceiptItem(
+                description=_field(Candidate(description, tuple(description_tokens), 0.7, description)),
+                quantity=_field(quantity),
+                unit_price=_field(unit_price),
+                amount=_field(Candidate(amount, amount_tokens, 0.7, " ".join(t.text for t in amount_tokens))),
+            )
+        )
+    return found
+
+
+def receipt_date_time(rows: Sequence[Row]) -> tuple[Candidate | None, Candidate | None]:
+    date_candidate = time_candidate = None
+    for row in rows:
+        if date_candidate is None:
+            hit = date_in(row.tokens)
+            if hit is not None:
+                value, used = hit
+                date_candidate = Candidate(value.isoformat(), used, 0.8, " ".join(t.text for t in used))
+        if time_candidate is None:
+            for token in row.tokens:
+                text = token.text.strip()
+                parsed = parse_time(text) if _TIME.fullmatch(text) else None
+                if parsed is not None:
+                    time_candidate = Candidate(parsed, (token,), 0.75, token.text)
+                    break
+        if date_candidate is not None and time_candidate is not None:
+            break
+    return date_candidate, time_candidate
+
+
+def payment_method(rows: Sequence[Row]) -> Candidate | None:
+    for row in reversed(rows):
+        text = row.text
+        card = CARD.search(text)
+        if card:
+            tokens = tuple(t for t in row.tokens if t.text.lower() in card.group(0).lower()) or tuple(row.tokens)
+            return Candidate("card", tokens, 0.7, card.group(0))
+        cash = CASH.search(text)
+        if cash:
+            tokens = tuple(t for t in row.tokens if t.text.lower() in cash.group(0).lower()) or tuple(row.tokens)
+            return Candidate("cash", tokens, 0.7, cash.group(0))
+    return None
+
+
+def currency(rows: Sequence[Row]) -> Candidate | None:
+    for row in rows:
+        for token in row.tokens:
+            text = token.text.strip(".:")
+            if text in ("EUR", "€") or text.endswith("€"):
+                return Candidate("EUR", (token,), 0.85, token.text)
+            if text.upper() in ("RM", "MYR") or re.match(r"^RM\d", text):
+                return Candidate("MYR", (token,), 0.8, token.text)
+            if text in ("GBP", "£") or text.startswith("£"):
+                return Candidate("GBP", (token,), 0.85, token.text)
+            if text in ("USD", "CHF"):
+                return Candidate(text, (token,), 0.85, token.text)
+    return None
+
+
+def extract_receipt(layouts: Sequence[PageLayout]) -> ReceiptResult:
+    rows = _rows(layouts)
+    separator = detect_decimal_separator(t.text for r in rows for t in r.tokens)
+    name, address, merchant_row = merchant(rows)
+    vat, _ = vat_ids(layouts)
+    date, time = receipt_date_time(rows)
+    sums = totals(rows, separator)
+    total = sums["total"]
+    last_item_row = len(rows)
+    if total is not None and total.tokens:
+        for index, row in enumerate(rows):
+            if total.tokens[0] in row.tokens:
+                last_item_row = index
+                break
+    found_items = items(rows, separator, max(merchant_row, 0), last_item_row)
+    breakdown = tax_breakdown(layouts, separator)
+    items_ok = None
+    if found_items and total is not None and isinstance(total.value, Decimal):
+        amounts = [Decimal(str(i.amount.value)) for i in found_items if i.amount is not None]
+        items_ok = close(sum(amounts, Decimal(0)), total.value)
+    return ReceiptResult(
+        merchant=ReceiptMerchant(name=_field(name), address=_field(address), vat_id=_field(vat)),
+        date=_field(date),
+        time=_field(time),
+        currency=_field(currency(rows)),
+        items=found_items,
+        subtotal=_field(sums["subtotal"]),
+        tax=_field(sums["tax"]),
+        taxes=[
+            TaxLine(rate=_field(rate), base=_field(base), amount=_field(amount))
+            for rate, base, amount in breakdown
+        ],
+        total=_field(total),
+        payment_method=_field(payment_method(rows)),
+        checks=ReceiptChecks(items_sum_to_total=items_ok),
+    )
