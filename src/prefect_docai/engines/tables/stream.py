@@ -140,8 +140,9 @@ def _line_cells(
             out.append((hit[0], 1, chunk))
             continue
         per_word = [_col_of(w.box, cols) for w in chunk]
-        if all(len(p) == 1 for p in per_word) and not header:
-            # cells closer than the chunk gap: split them back at the column gap
+        if all(len(p) == 1 for p in per_word):
+            # cells closer than the chunk gap (no word straddles a column gap): split them
+            # back at the gap; a word across a gap marks a heading spanning columns
             by_col: dict[int, list[TWord]] = {}
             for w, p in zip(chunk, per_word, strict=True):
                 by_col.setdefault(p[0], []).append(w)

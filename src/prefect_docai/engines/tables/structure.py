@@ -21,61 +21,92 @@ def _is_data_line(line: list[TWord], xs: list[float]) -> bool:
     return numeric >= 2 and numeric >= 0.5 * len(texts)
 
 
+def _row_groups(table: GridTable) -> list[tuple[int, int]]:
+    """Consecutive grid rows tied together by row-spanning cells, as (first, last)."""
+    reach = list(range(table.n_rows))
+    for c in table.cells:
+        reach[c.row] = max(reach[c.row], c.row + c.row_span - 1)
+    groups: list[tuple[int, int]] = []
+    start, end = 0, -1
+    for r in range(table.n_rows):
+        if r > end and r > start:
+            groups.append((start, end))
+            start = r
+        end = max(end, reach[r])
+    if table.n_rows:
+        groups.append((start, max(end, start)))
+    return groups
+
+
+def _text_rows(lines: list[list[TWord]], xs: list[float]) -> list[list[list[TWord]]] | None:
+    """Text lines → rows when at least two of them are data lines (else ``None``): every
+    data line is a row; a label line is a row too (a section label) unless it continues the
+    text above it (a wrapped cell)."""
+    data = {i for i, line in enumerate(lines) if _is_data_line(line, xs)}
+    if len(data) < 2:
+        return None
+    groups: list[list[list[TWord]]] = []
+    has_data: list[bool] = []
+    for i, line in enumerate(lines):
+        text = " ".join(w.text for w in line)
+        prev_text = " ".join(w.text for w in groups[-1][-1]) if groups else ""
+        if groups and i not in data and continues(prev_text, text):
+            groups[-1].append(line)
+        elif groups and i in data and not has_data[-1] and continues(prev_text, text):
+            groups[-1].append(line)
+            has_data[-1] = True
+        else:
+            groups.append([line])
+            has_data.append(i in data)
+    return groups
+
+
 def split_unruled_rows(table: GridTable, xs: list[float]) -> GridTable:
     """Split ruled rows that hold several data lines (tables ruled only between columns,
-    or only around the header): each text line with numbers in two or more columns
-    starts a row of its own; other lines stay with the row above (wrapped cells)."""
+    or only around the header) into one row per data line, keeping the column structure
+    (and column spans) of the ruled cells each new row runs through."""
     new_cells: list[Cell] = []
-    row_map: dict[int, int] = {}
     next_row = 0
-    for r in range(table.n_rows):
-        band = [c for c in table.cells if c.row == r]
-        band_words = [w for c in band if c.row_span == 1 for w in c.words]
-        lines = group_lines(band_words)
-        data_lines = [i for i, line in enumerate(lines) if _is_data_line(line, xs)]
-        if len(data_lines) < 2 or any(c.row_span > 1 for c in band):
-            row_map[r] = next_row
-            for c in band:
-                c.row = next_row
+    for first, last in _row_groups(table):
+        group = [c for c in table.cells if first <= c.row <= last]
+        lines = group_lines([w for c in group for w in c.words])
+        rows = _text_rows(lines, xs)
+        if rows is None:
+            for c in group:
+                c.row = next_row + (c.row - first)
                 new_cells.append(c)
-            next_row += 1
+            next_row += last - first + 1
             continue
-        # every data line is a row; a label line is a row too (a section label) unless it
-        # continues the text above it (a wrapped cell)
-        data_set = set(data_lines)
-        groups: list[list[list[TWord]]] = []
-        has_data: list[bool] = []
-        for i, line in enumerate(lines):
-            text = " ".join(w.text for w in line)
-            prev_text = " ".join(w.text for w in groups[-1][-1]) if groups else ""
-            if groups and i not in data_set and continues(prev_text, text):
-                groups[-1].append(line)
-            elif groups and i in data_set and not has_data[-1] and continues(prev_text, text):
-                groups[-1].append(line)
-                has_data[-1] = True
-            else:
-                groups.append([line])
-                has_data.append(i in data_set)
-        y_edges = [band[0].box.y0]
-        for a, b in itertools.pairwise(groups):
-            y_edges.append(
-                (max(w.box.y1 for ln in a for w in ln) + min(w.box.y0 for ln in b for w in ln)) / 2
+        top = min(c.box.y0 for c in group)
+        bottom = max(c.box.y1 for c in group)
+        edges = [top]
+        for a, b in itertools.pairwise(rows):
+            lower = max(w.box.y1 for ln in a for w in ln)
+            upper = min(w.box.y0 for ln in b for w in ln)
+            edges.append((lower + upper) / 2)
+        edges.append(bottom)
+        for k, row_lines in enumerate(rows):
+            y0, y1 = edges[k], edges[k + 1]
+            words = [w for ln in row_lines for w in ln]
+            # the ruled cells this band runs through, the most overlapped first per column
+            overlapping = sorted(
+                group,
+                key=lambda c: -(min(c.box.y1, y1) - max(c.box.y0, y0)),
             )
-        y_edges.append(band[0].box.y1)
-        for k, group in enumerate(groups):
-            for c in band:
-                words = [w for ln in group for w in ln if c.box.x0 <= w.box.cx < c.box.x1]
-                box = Box(c.box.x0, y_edges[k], c.box.x1, y_edges[k + 1])
+            taken: set[int] = set()
+            for c in overlapping:
+                if min(c.box.y1, y1) - max(c.box.y0, y0) <= 0:
+                    break
+                cols = set(range(c.col, c.col + c.col_span))
+                if cols & taken:
+                    continue
+                taken |= cols
+                inside = [w for w in words if c.box.x0 <= w.box.cx < c.box.x1]
+                box = Box(c.box.x0, y0, c.box.x1, y1)
                 new_cells.append(
-                    Cell(next_row, c.col, 1, c.col_span, box, join_words(words), words)
+                    Cell(next_row, c.col, 1, c.col_span, box, join_words(inside), inside)
                 )
             next_row += 1
-    for c in new_cells:
-        if c.row_span > 1:
-            last = max(
-                (row_map.get(rr, -1) for rr in range(c.row, c.row + c.row_span)), default=c.row
-            )
-            c.row_span = max(1, last - c.row + 1)
     table.cells = new_cells
     table.n_rows = next_row
     return table
