@@ -113,6 +113,10 @@ class InvoiceEngine(_LifecycleEngine):
     tool = Tool.INVOICE
 
 
+class ReceiptEngine(_LifecycleEngine):
+    tool = Tool.RECEIPT
+
+
 class TableEngine(_LifecycleEngine):
     tool = Tool.TABLE_EXTRACTION
 
@@ -132,3 +136,8 @@ ENGINES = ",".join(
         "Receipt=tests.api.no_such_engine:ReceiptEngine",
     ]
 )
+
+ALL_ENGINES = ENGINES.replace(
+    "tests.api.no_such_engine:ReceiptEngine", "tests.api.lifecycle_engine:ReceiptEngine"
+)
+"""Every tool served by the lifecycle engine (no 501 anywhere)."""

@@ -10,6 +10,7 @@ from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 
 import prefect_docai
+from prefect_docai.models.tools import Tool
 from prefect_docai.server.api import account, health, results, token, uploads
 from prefect_docai.server.middleware import AccessLog, UploadSizeLimit
 from prefect_docai.server.problems import install_handlers
@@ -24,6 +25,16 @@ Get a token from the token endpoint (client credentials, form body or HTTP Basic
 document to a tool, then fetch the result. Errors are `application/problem+json` with a
 stable `code`; the token endpoint answers RFC 6749 errors.
 """
+
+
+def _document_tool_names(schema: dict[str, Any], prefix: str) -> None:
+    """List the tool names in the upload path parameter (the handler answers 404
+    ``unknown_tool`` for anything else, as a problem rather than a validation error)."""
+    names = [f"{prefix}{tool.value}" for tool in Tool] + [f"{prefix}DocSplit"]
+    operation = schema["paths"].get("/api/FileUpload/v1/Upload/{tool}", {}).get("post", {})
+    for parameter in operation.get("parameters", []):
+        if parameter.get("name") == "tool" and parameter.get("in") == "path":
+            parameter["schema"] = {"type": "string", "enum": names}
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -65,6 +76,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 "scheme": "basic",
                 "description": "client_id as user, client_secret as password (token endpoint only).",
             }
+            _document_tool_names(schema, settings.tool_prefix)
             app.openapi_schema = schema
         return app.openapi_schema
 
