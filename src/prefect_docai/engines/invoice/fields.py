@@ -26,7 +26,7 @@ from prefect_docai.engines.parsing import (
 )
 from prefect_docai.engines.parsing.amounts import CURRENCY_CODES, CURRENCY_SYMBOLS
 from prefect_docai.engines.parsing.ids import find_ibans, vat_id_shape
-from prefect_docai.engines.parsing.layout import PageLayout, Token, fold
+from prefect_docai.engines.parsing.layout import PageLayout, Segment, Token, fold
 
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9/_.\-]*$")
 _SKIP_BEFORE_ID = {"nr", "nr.", "no", "no.", "#", ":", "n°", "no:", "nr:", "number", "nummer",
@@ -59,7 +59,9 @@ def _id_from(tokens: Sequence[Token]) -> tuple[str, Token] | None:
 
 def invoice_number(layouts: Sequence[PageLayout]) -> Candidate | None:
     found: list[Candidate] = []
-    for pattern, strength in ((L.INVOICE_NUMBER, 1.0), (L.INVOICE_TITLE, 0.7)):
+    for pattern, strength in (
+        (L.INVOICE_NUMBER, 1.0), (L.INVOICE_NUMBER_IN_TITLE, 0.9), (L.INVOICE_TITLE, 0.7)
+    ):
         for layout, row, segment, end in label_hits(layouts, pattern):
             for tokens, factor in value_runs(layout, row, segment, end):
                 hit = _id_from(tokens)
@@ -307,8 +309,7 @@ def totals(
                 kinds = _total_kind(segment.text)
                 if not kinds:
                     continue
-                right = [t for s in row.segments[index:] for t in s.tokens]
-                amounts = money_tokens(right, decimal_separator)
+                amounts = _amounts_after_label(row.segments, index, decimal_separator)
                 if not amounts:
                     continue
                 amount, used, _ = amounts[-1]
@@ -332,6 +333,26 @@ def totals(
     return chosen
 
 
+def _amounts_after_label(
+    segments: Sequence[Segment], index: int, separator: str | None
+) -> list[tuple[Decimal, tuple[Token, ...], str | None]]:
+    """Amounts belonging to the label in ``segments[index]``: in its own segment and in
+    the number-only segments after it, up to the next segment with words (another label,
+    as in ``Exclusief BTW € 593,36   Subtotaal € 717,97``)."""
+    tokens = list(segments[index].tokens)
+    for segment in segments[index + 1 :]:
+        words = [t for t in segment.tokens if re.search(r"[^\W\d_]{2}", t.text)
+                 and t.text.strip(".:").upper() not in CURRENCY_CODES]
+        if words:
+            break
+        tokens.extend(segment.tokens)
+    return money_tokens(tokens, separator)
+
+
+def _demote(candidate: Candidate, factor: float) -> Candidate:
+    return Candidate(candidate.value, candidate.tokens, candidate.score * factor, candidate.raw)
+
+
 def _top(pool: list[Candidate], n: int = 6) -> list[Candidate | None]:
     ranked: list[Candidate] = []
     seen: set[object] = set()
@@ -349,7 +370,14 @@ def _choose_totals(
 ) -> dict[str, Candidate | None]:
     best_score = -1.0
     best_pick: tuple[Candidate | None, Candidate | None, Candidate | None] = (None, None, None)
-    for net, tax, gross in product(_top(pools["net"]), _top(pools["tax"]), _top(pools["gross"])):
+    # Labels are ambiguous ("Gesamtbeitrag" may be the net of an insurance invoice): a
+    # gross-labelled amount may serve as net and an amount-due one as gross, at a lower
+    # score, so that net + tax = gross can settle the roles.
+    net_pool = pools["net"] + [_demote(c, 0.5) for c in pools["gross"]]
+    gross_pool = pools["gross"] + [_demote(c, 0.6) for c in pools["due"]]
+    for net, tax, gross in product(_top(net_pool), _top(pools["tax"]), _top(gross_pool)):
+        if net is not None and gross is not None and net.tokens and net.tokens == gross.tokens:
+            continue
         score = sum(c.score for c in (net, tax, gross) if c is not None)
         values = [c.value if c is not None else None for c in (net, tax, gross)]
         n, t, g = (v if isinstance(v, Decimal) else None for v in values)

@@ -20,8 +20,11 @@ INVOICE_NUMBER = _rx(
     r"num[ée]ro\s+de\s+(?:la\s+)?facture", r"n[°o]\s*(?:de\s*)?facture", r"avoir\s*n[°o]",
     r"factuur\s*(?:nummer|nr\.?)", r"factuurnummer", r"document\s*(?:no\.?|number)",
     r"bill\s*(?:no\.?|number)", r"receipt\s*(?:no\.?|number)",
-    r"^(?:\S+\s)?(?:handels)?rechnung\b[^:]{0,40}?\s(?:nr\.?|no\.?|#)(?=\s|$)",
-    r"^(?:\S+\s)?(?:invoice|facture|factuur)\b[^:]{0,30}?\s(?:no\.?|nr\.?|n°|#)(?=\s|$)",
+)
+_OTHER_DOCUMENT = r"(?!bestell|order|auftrag|liefer|vertrag|kunde|customer|delivery|commande)"
+INVOICE_NUMBER_IN_TITLE = _rx(
+    rf"^(?:\S+\s)?(?:handels)?rechnung\b(?:{_OTHER_DOCUMENT}[^:]){{0,40}}?\s(?:nr\.?|no\.?|#)(?=\s|$)",
+    rf"^(?:\S+\s)?(?:invoice|facture|factuur)\b(?:{_OTHER_DOCUMENT}[^:]){{0,30}}?\s(?:no\.?|nr\.?|n°|#)(?=\s|$)",
 )
 ADDRESS_KEY = _rx(r"^(?:name|firma|anschrift|adresse|address|stra(?:ß|ss)e|street|ort|city|"
                   r"nom|adres|naam)\s*:?$")
@@ -33,9 +36,9 @@ INVOICE_DATE = _rx(
     r"rechnungsdatum", r"invoice\s*date", r"date\s*of\s*invoice", r"datum\s*der\s*rechnung",
     r"belegdatum", r"ausstellungsdatum", r"date\s*de\s*(?:la\s*)?facture", r"factuurdatum",
     r"issue\s*date", r"date\s*issued", r"invoice\s*issued", r"gutschriftsdatum",
-    r"(?:rechnung|invoice|facture|factuur|gutschrift)\b.{0,60}?\s(?:vom|dated|du|van)(?=\s|$)",
+    r"(?:rechnung|invoice|facture|factuur|gutschrift)\b.{0,60}?\s(?:vom|dated|du|van|issued(?:\s+(?:at|on))?)(?=\s|$)",
 )
-GENERIC_DATE = _rx(r"\bdatum\b", r"\bdate\b", r"\bvom\b", r"\bdated\b", r"\bdu\b", r"\bdatum:")
+GENERIC_DATE = _rx(r"\bdatum\b", r"\bdate\b", r"\bdated\b", r"^den\b")
 DUE_DATE = _rx(
     r"f[äa]llig(?:keit(?:sdatum)?|\s*am|\s*bis)?", r"zahlbar\s*bis", r"zahlungsziel",
     r"due\s*date", r"payment\s*due", r"due\s*by", r"pay\s*by", r"bis\s*zum",
@@ -65,7 +68,7 @@ NET = _rx(
     r"before\s*tax", r"taxable\s*amount",
 )
 TAX = _rx(
-    r"mwst", r"mehrwertsteuer", r"umsatzsteuer", r"\bust\b", r"\bu\.?st\.", r"steuerbetrag",
+    r"steuer\b(?!\s*-?(?:nr|nummer|id))", r"mwst", r"mehrwertsteuer", r"umsatzsteuer", r"\bust\b", r"\bu\.?st\.", r"steuerbetrag",
     r"\bvat\b", r"\btax\b", r"\btaxes\b", r"\btva\b", r"\bbtw\b", r"\bgst\b", r"sales\s*tax",
 )
 NOT_A_TOTAL = _rx(
@@ -77,7 +80,7 @@ AMOUNT_DUE = _rx(
     r"zahlbetrag", r"f[äa]lliger\s*betrag", r"zu\s*zahlen", r"zu\s*zahlender\s*betrag",
     r"amount\s*due", r"balance\s*due", r"total\s*due", r"amount\s*payable", r"restbetrag",
     r"offener\s*betrag", r"net\s*[àa]\s*payer", r"solde\s*[àa]\s*payer", r"te\s*betalen",
-    r"noch\s*zu\s*zahlen",
+    r"noch\s*zu\s*zahlen", r"due\s*payable", r"\bpayable\b",
 )
 
 SELLER_LABEL = _rx(
@@ -129,6 +132,6 @@ STREET_WORD = _rx(
     r"p\.?\s?o\.?\s?box",
 )
 POSTCODE_CITY = re.compile(
-    r"^(?:(?P<cc>[A-Z]{1,2})[- ])?(?P<pc>\d{5}|\d{4}\s?[A-Z]{2}(?=\s)|\d{4}"
-    r"|[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2})\s+(?P<city>[^\W\d_][\w .'()/-]*?)\s*$"
+    r"^(?:(?P<cc>[A-Z]{1,2})[- ])?(?:(?P<pc>\d{4}\s?[A-Z]{2}(?=\s)|\d{4}|\d{5}"
+    r"|[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2})\s+|(?P<pc5>\d{5}))(?P<city>[^\W\d_][\w .'()/-]*?)\s*$"
 )

@@ -73,9 +73,8 @@ def parse_block(pieces: Sequence[_Piece], score: float) -> Party | None:
     assert match is not None
     party = Party(score=score)
     postcode_piece = pieces[postcode_at]
-    party.postal_code = _candidate(
-        _sub_piece(postcode_piece, match["pc"]), match["pc"].replace(" ", "") if " " not in match["pc"] or not match["pc"][:4].isdigit() else match["pc"], score
-    )
+    postcode = match["pc"] or match["pc5"]
+    party.postal_code = _candidate(_sub_piece(postcode_piece, postcode), postcode, score)
     party.city = _candidate(_sub_piece(postcode_piece, match["city"]), match["city"].strip(), score)
     country = None
     if match["cc"]:
@@ -267,34 +266,69 @@ def address_window(layouts: Sequence[PageLayout], sender: Party | None) -> Party
     return best_party
 
 
+_NAME_SPLIT = re.compile(r"\s+[-–—·•●|∙/]\s+|\s*[·•●|∙]\s*")
+
+
 def legal_names(layouts: Sequence[PageLayout]) -> list[Candidate]:
     """Company names carrying a legal form, scored by how often and where they appear
-    (letterhead and footer are the seller's)."""
+    (letterhead and footer are the seller's); a letterhead name set on two lines is
+    joined with the line above it."""
     seen: Counter[str] = Counter()
     first: dict[str, Candidate] = {}
     for layout in layouts:
         for row in layout.rows:
-            for segment in row.segments:
-                for part in _SENDER_SPLIT.split(segment.text):
+            for position, segment in enumerate(row.segments):
+                for part in _NAME_SPLIT.split(segment.text):
                     text = part.strip()
                     match = L.LEGAL_FORM.search(text)
                     if match is None or ":" in text[: match.start()]:
                         continue
+                    before = text[: match.start()]
+                    if not re.search(r"[^\W\d_]{2}", before) or re.match(r"^\W*(?:\(c\)|©|\d)", text, re.I):
+                        continue
                     name = _clean(text[: match.end()])
                     if len(name) < 4 or len(name.split()) > 7 or _is_noise(name):
                         continue
+                    piece = _sub_piece(_Piece(segment.text, tuple(segment.tokens)), name)
+                    if position == 0 and text == segment.text.strip():
+                        above = _line_above(layout, segment)
+                        if above is not None:
+                            name = f"{_clean(above.text)}\n{name}"
+                            piece = _Piece(name, (*above.tokens, *piece.tokens))
                     key = fold(name)
                     seen[key] += 1
                     if key not in first:
-                        piece = _sub_piece(_Piece(segment.text, tuple(segment.tokens)), name)
                         y = row.bbox[1]
-                        position = 0.15 if (layout.page == 1 and y < 0.2) or y > 0.8 else 0.0
-                        first[key] = Candidate(name, piece.tokens, 0.55 + position, name)
+                        position_bonus = 0.15 if (layout.page == 1 and y < 0.2) or y > 0.8 else 0.0
+                        first[key] = Candidate(re.sub(r"\s+", " ", name), piece.tokens, 0.55 + position_bonus, name)
     ranked = []
     for key, candidate in first.items():
         bonus = min(0.2, 0.07 * (seen[key] - 1))
         ranked.append(Candidate(candidate.value, candidate.tokens, candidate.score + bonus, candidate.raw))
     return sorted(ranked, key=lambda c: -c.score)
+
+
+def _line_above(layout: PageLayout, segment: Segment) -> Segment | None:
+    """The first half of a two-line name: directly above, same left edge and size, only
+    words (no digits, no label)."""
+    if segment.row == 0:
+        return None
+    row = layout.rows[segment.row - 1]
+    above = row.segments[0]
+    height = segment.bbox[3] - segment.bbox[1]
+    above_height = above.bbox[3] - above.bbox[1]
+    if (
+        len(row.segments) == 1
+        and abs(above.bbox[0] - segment.bbox[0]) < 0.01
+        and abs(above_height - height) < 0.2 * height
+        and segment.bbox[1] - above.bbox[3] < 0.8 * height
+        and not re.search(r"[\d:@]", above.text)
+        and not L.LEGAL_FORM.search(above.text)
+        and not L.SALUTATION.match(above.text.strip())
+        and not L.INVOICE_TITLE.search(fold(above.text))
+    ):
+        return above
+    return None
 
 
 def parties(layouts: Sequence[PageLayout]) -> tuple[Party, Party]:
