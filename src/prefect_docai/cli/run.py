@@ -29,6 +29,9 @@ def run_batch(
 ) -> BatchSummary:
     """Run the flow (on the configured Prefect API, or a temporary local one)."""
     import asyncio
+    import os
+
+    from prefect.settings import temporary_settings
 
     from prefect_docai.flows import BatchIncomplete, process_documents
 
@@ -37,7 +40,12 @@ def run_batch(
             source, destination, credentials, options, return_state=True
         )
 
-    state = asyncio.run(main())
+    # Without PREFECT_API_URL Prefect starts a temporary server; on a busy small machine it
+    # needs longer than the default 20 s (an explicit setting still wins).
+    # The temporary server's telemetry only adds "database is locked" noise to the output.
+    os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+    with temporary_settings(set_defaults={"server.ephemeral.startup_timeout_seconds": 180}):
+        state = asyncio.run(main())
     try:
         summary: BatchSummary = state.result(raise_on_failure=True)
     except BatchIncomplete as exc:

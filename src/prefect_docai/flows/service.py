@@ -28,9 +28,11 @@ async def connect(credentials: str | None, credit_budget: int | None = None) -> 
     """A client of the named ``DocAICredentials`` block, or of a fresh embedded service.
 
     The embedded service is a real HTTP server on 127.0.0.1 with a temporary data folder:
-    the batch uses it exactly like a remote one and it is gone afterwards.
+    the batch uses it exactly like a remote one and it is gone afterwards. Its settings come
+    from ``DOCAI_*`` variables as for ``docai serve``; the client keeps to the service's
+    upload rate (``DOCAI_UPLOAD_RATE_PER_SECOND``, default 1/s as in the spec).
     """
-    if credentials is not None:
+    if credentials:
         from prefect_docai.blocks import DocAICredentials
 
         block: DocAICredentials = await DocAICredentials.aload(credentials)
@@ -54,6 +56,7 @@ async def connect(credentials: str | None, credit_budget: int | None = None) -> 
             token_url=service.token_url,
             client_id=creds.client_id,
             client_secret=creds.client_secret,
+            requests_per_second=service.settings.upload_rate_per_second,
         )
         async with DocAIClient(config) as client:
             yield Connection(client, f"embedded service at {service.base_url}", embedded=True)
