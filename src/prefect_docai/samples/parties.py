@@ -112,6 +112,12 @@ def de_tax_number(rng: random.Random) -> str:
 @functools.cache
 def _banks(country: str) -> list[Any]:
     banks = [b for b in get_banks_by_country(country) if b.bic and b.primary]
+    # registry names carry internal suffixes ("Gf 160", "vormals …"); print only plain ones
+    plain = [b for b in banks if len(b.name) <= 32 and b.name.isascii()
+             and not any(ch.isdigit() for ch in b.name)
+             and not any(w in b.name for w in ("vormals", "Gf", "ITGK", "Sonder", "CC"))
+             and (country != "GB" or "BANK" in b.name.upper())]
+    banks = plain or banks
     # German account numbers follow bank-specific check schemes; banks with scheme "09"
     # accept any account number, so every generated IBAN also passes a BBAN check.
     if country == "DE":
@@ -130,10 +136,11 @@ def bank_account(rng: random.Random, country: str) -> tuple[str, str, str]:
     else:
         account = f"{rng.randint(10**8, 10**10 - 1)}"
         iban = IBAN.generate(country, bank_code=bank.bank_code, account_code=account)
-    return str(iban.compact), str(bank.bic), str(bank.name)
+    name = str(bank.name)
+    return str(iban.compact), str(bank.bic), name.title() if name.isupper() else name
 
 
-def _ascii(text: str) -> str:
+def ascii_name(text: str) -> str:
     """A host-name-safe form of a name: umlauts spelled out, other marks dropped."""
     for src, dst in (("ä", "ae"), ("ö", "oe"), ("ü", "ue"), ("ß", "ss")):
         text = text.replace(src, dst)
@@ -160,7 +167,7 @@ def address(fk: Faker, rng: random.Random, locale: str) -> tuple[str, str, str, 
 def company(fk: Faker, rng: random.Random, locale: str, *, bank: bool = True) -> Party:
     street, postal, city, country, state = address(fk, rng, locale)
     name = fk.company().replace("\n", " ")
-    domain = _ascii(name.split()[0].lower())[:14] or "firma"
+    domain = ascii_name(name.split()[0].lower())[:14] or "firma"
     tld = {"DE": "de", "GB": "co.uk", "US": "com"}[country]
     party = Party(
         name=name,

@@ -12,7 +12,7 @@ from stdnum import vatin
 
 from prefect_docai import samples
 
-TYPES = ("invoice", "receipt", "letter", "delivery_note", "purchase_order", "report")
+TYPES = samples.DOC_TYPES
 
 
 def pdf_text(pdf: bytes) -> tuple[int, str]:
