@@ -1,18 +1,20 @@
 """Blocking facade over :class:`DocAIClient`, usable from any thread.
 
-The async client runs on a private event loop in a helper thread (an anyio blocking
-portal), so the facade also works where a loop is already running in the caller's thread.
+The async client runs on a private event loop in a daemon helper thread, so the facade also
+works where a loop is already running in the caller's thread, and a client that is never
+closed cannot keep the interpreter from exiting.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from contextlib import AbstractContextManager
+import asyncio
+import threading
+import weakref
+from collections.abc import Awaitable, Callable, Coroutine, Iterable
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, Self, TypeVar
 
 import httpx
-from anyio.from_thread import BlockingPortal, start_blocking_portal
 
 from prefect_docai.client.auth import AccessToken
 from prefect_docai.client.config import ClientConfig
@@ -20,6 +22,56 @@ from prefect_docai.client.core import BeforeRequest, DocAIClient
 from prefect_docai.client.documents import DocumentInput
 from prefect_docai.client.results import ResultFile, UploadReceipt
 from prefect_docai.models import JobResult, Tool
+
+T = TypeVar("T")
+
+
+class _LoopThread:
+    """An event loop running forever in a daemon thread."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(
+            target=self.loop.run_forever, name="docai-sync-client", daemon=True
+        )
+        self.thread.start()
+
+    def run(self, awaitable: Awaitable[T]) -> T:
+        problem = None
+        if self.loop.is_closed() or not self.thread.is_alive():
+            problem = "the SyncDocAIClient is closed"
+        elif threading.current_thread() is self.thread:
+            problem = "a SyncDocAIClient cannot be called from its own event loop"
+        if problem is not None:
+            if isinstance(awaitable, Coroutine):
+                awaitable.close()  # never started: close it so it is not reported as leaked
+            raise RuntimeError(problem)
+
+        async def wrapper() -> T:
+            return await awaitable
+
+        future = asyncio.run_coroutine_threadsafe(wrapper(), self.loop)
+        try:
+            return future.result()
+        except BaseException:
+            future.cancel()
+            raise
+
+    def stop(self) -> None:
+        if self.loop.is_closed():
+            return
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)
+        if not self.thread.is_alive():
+            self.loop.close()
+
+
+def _shutdown(loop_thread: _LoopThread, client: DocAIClient) -> None:
+    try:
+        if loop_thread.thread.is_alive():
+            loop_thread.run(client.aclose())
+    finally:
+        loop_thread.stop()
 
 
 class SyncDocAIClient:
@@ -34,11 +86,10 @@ class SyncDocAIClient:
         share_state: bool = True,
     ) -> None:
         self.config = config
-        self._portal_cm: AbstractContextManager[BlockingPortal] = start_blocking_portal()
-        self._portal = self._portal_cm.__enter__()
+        self._loop = _LoopThread()
 
         async def build() -> DocAIClient:
-            # httpx.AsyncClient binds to the loop it is created on: build it on the portal's.
+            # httpx.AsyncClient binds to the loop it is created on: build it on ours.
             return DocAIClient(
                 config,
                 transport=transport,
@@ -47,20 +98,14 @@ class SyncDocAIClient:
             )
 
         try:
-            self.aclient = self._portal.call(build)
+            self.aclient = self._loop.run(build())
         except BaseException:
-            self._portal_cm.__exit__(None, None, None)
+            self._loop.stop()
             raise
-        self._closed = False
+        self._finalizer = weakref.finalize(self, _shutdown, self._loop, self.aclient)
 
     def close(self) -> None:
-        if self._closed:
-            return
-        self._closed = True
-        try:
-            self._portal.call(self.aclient.aclose)
-        finally:
-            self._portal_cm.__exit__(None, None, None)
+        self._finalizer()
 
     def __enter__(self) -> Self:
         return self
@@ -73,11 +118,8 @@ class SyncDocAIClient:
     ) -> None:
         self.close()
 
-    def _call(self, func: Any, *args: Any, **kwargs: Any) -> Any:
-        async def run() -> Any:
-            return await func(*args, **kwargs)
-
-        return self._portal.call(run)
+    def _call(self, func: Callable[..., Awaitable[Any]], *args: Any, **kwargs: Any) -> Any:
+        return self._loop.run(func(*args, **kwargs))
 
     def request_access_token(self) -> AccessToken:
         result: AccessToken = self._call(self.aclient.request_access_token)

@@ -99,8 +99,13 @@ def upload_document(
     output_formats: Iterable[str] | str | None = None,
     language_hint: str | None = None,
     threshold: float | None = None,
+    idempotency_key: str | None = None,
 ) -> UploadReceipt:
-    """Upload a document (bytes, path, fsspec URL or file) to a tool; returns the job."""
+    """Upload a document (bytes, path, fsspec URL or file) to a tool; returns the job.
+
+    ``idempotency_key`` names this logical upload for the service (same key, same job);
+    without one, the task run's id is used, which Prefect's retries of the run share.
+    """
     with credentials.get_sync_client() as client:
         receipt = client.upload(
             tool,
@@ -110,7 +115,7 @@ def upload_document(
             output_formats=output_formats,
             language_hint=language_hint,
             threshold=threshold,
-            idempotency_key=_idempotency_key(),
+            idempotency_key=idempotency_key or _idempotency_key(),
         )
     _log_upload(receipt)
     return receipt
@@ -126,6 +131,7 @@ async def aupload_document(
     output_formats: Iterable[str] | str | None = None,
     language_hint: str | None = None,
     threshold: float | None = None,
+    idempotency_key: str | None = None,
 ) -> UploadReceipt:
     async with credentials.get_client() as client:
         receipt = await client.upload(
@@ -136,7 +142,7 @@ async def aupload_document(
             output_formats=output_formats,
             language_hint=language_hint,
             threshold=threshold,
-            idempotency_key=_idempotency_key(),
+            idempotency_key=idempotency_key or _idempotency_key(),
         )
     _log_upload(receipt)
     return receipt
@@ -225,6 +231,7 @@ def run_tool(
     language_hint: str | None = None,
     threshold: float | None = None,
     timeout: float = 600.0,
+    idempotency_key: str | None = None,
 ) -> JobResult:
     """Upload a document to a tool, wait for the job and return its result envelope."""
     with credentials.get_sync_client() as client:
@@ -236,7 +243,7 @@ def run_tool(
             output_formats=output_formats,
             language_hint=language_hint,
             threshold=threshold,
-            idempotency_key=_idempotency_key(),
+            idempotency_key=idempotency_key or _idempotency_key(),
         )
         _log_upload(receipt)
         return client.wait_for_result(receipt.job_id, timeout=timeout)
@@ -253,6 +260,7 @@ async def arun_tool(
     language_hint: str | None = None,
     threshold: float | None = None,
     timeout: float = 600.0,
+    idempotency_key: str | None = None,
 ) -> JobResult:
     async with credentials.get_client() as client:
         receipt = await client.upload(
@@ -263,7 +271,7 @@ async def arun_tool(
             output_formats=output_formats,
             language_hint=language_hint,
             threshold=threshold,
-            idempotency_key=_idempotency_key(),
+            idempotency_key=idempotency_key or _idempotency_key(),
         )
         _log_upload(receipt)
         return await client.wait_for_result(receipt.job_id, timeout=timeout)

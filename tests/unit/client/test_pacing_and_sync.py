@@ -168,3 +168,29 @@ def test_document_inputs(tmp_path: Path) -> None:
     assert load_document(stream).content == PDF  # hashing did not consume the stream
     assert document_sha256(path) == expected
     assert load_document(b"\x00", "x.unknownext").media_type == "application/octet-stream"
+
+
+def test_an_unclosed_sync_client_does_not_block_interpreter_exit() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "from prefect_docai.client import ClientConfig, SyncDocAIClient\n"
+        "c = SyncDocAIClient(ClientConfig(base_url='http://127.0.0.1:9', client_id='a',"
+        " client_secret='b'))\n"
+        "print('started')\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=30, check=True
+    )
+    assert out.stdout.strip() == "started"
+
+
+def test_closing_twice_and_after_use_is_harmless() -> None:
+    service = FakeService()
+    client = SyncDocAIClient(service.config(), transport=service.transport())
+    assert client.get_credits() == 42
+    client.close()
+    client.close()
+    with pytest.raises(RuntimeError):
+        client.get_credits()
