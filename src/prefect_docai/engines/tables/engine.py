@@ -45,10 +45,10 @@ class TableEngine:
             vector = _vector_rulings(document, pages)
             tables: list[GridTable] = []
             for page_input in pages:
-                segments = vector.get(page_input.number)
-                if segments is None:
-                    segments = _raster_rulings(document.page(page_input.number))
-                page_input.segments = segments
+                if page_input.number in vector:
+                    page_input.segments, page_input.fills = vector[page_input.number]
+                else:
+                    page_input.segments = _raster_rulings(document.page(page_input.number))
                 tables.extend(find_tables(page_input))
             page_count = document.page_count
         warnings: list[str] = []
@@ -98,7 +98,9 @@ def _dedupe(words: list[TWord]) -> list[TWord]:
     return kept
 
 
-def _vector_rulings(document: Document, pages: list[PageInput]) -> dict[int, list[Segment]]:
+def _vector_rulings(
+    document: Document, pages: list[PageInput]
+) -> dict[int, tuple[list[Segment], list[Box]]]:
     """Vector rules for born-digital, unrotated PDF pages (rotated pages and scans use the
     raster, which is always upright)."""
     pdf = document.pdf_bytes
@@ -144,9 +146,26 @@ def find_tables(page: PageInput) -> list[GridTable]:
         for table in find_stream_tables(page.number, remaining, page.segments, x1 - x0):
             if any(table.box.intersection_area(r.box) > 0.2 * _area(table.box) for r in found):
                 continue
+            if _is_chart(table, page):
+                continue
             found.append(table)
     found.sort(key=lambda t: (t.box.y0, t.box.x0))
     return found
+
+
+def _is_chart(table: GridTable, page: PageInput) -> bool:
+    """Value labels and axis ticks line up like a sparse table; the bars give a chart away:
+    several filled shapes inside the region that hold no text and are narrower than it."""
+    bars = 0
+    for fill in page.fills:
+        if not table.box.contains_point(fill.cx, fill.cy):
+            continue
+        if fill.width >= 0.5 * table.box.width:
+            continue  # row shading
+        if any(fill.contains_point(w.box.cx, w.box.cy) for w in page.words):
+            continue  # cell shading
+        bars += 1
+    return bars >= 3
 
 
 def _area(box: Box) -> float:

@@ -86,6 +86,8 @@ class PageInput:
     height: float
     words: list[TWord]
     segments: list[Segment] = field(default_factory=list)
+    fills: list[Box] = field(default_factory=list)
+    """Filled shapes that are not rules (born-digital pages only): bars of a chart etc."""
     ocr: bool = False
 
     def em(self) -> float:

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from prefect_docai.engines.tables.geometry import Segment
+from prefect_docai.engines.tables.geometry import Box, Segment
 
 _MIN_LENGTH_PT = 6.0
 """Shorter strokes are glyph parts, bullets or tick marks, not table rules."""
@@ -48,15 +48,19 @@ def _stroked(obj: dict[str, Any]) -> bool:
     return bool(obj.get("stroke", True)) and not _is_white(obj.get("stroking_color"))
 
 
-def vector_segments(pdf_bytes: bytes, page_numbers: Iterable[int]) -> dict[int, list[Segment]]:
-    """Ruling segments per 1-based page number from the PDF's lines, rectangles and curves."""
+def vector_segments(
+    pdf_bytes: bytes, page_numbers: Iterable[int]
+) -> dict[int, tuple[list[Segment], list[Box]]]:
+    """Per 1-based page number: ruling segments from the PDF's lines, rectangles and
+    curves, and the filled shapes that are not rules (bars, shading, logos)."""
     import pdfplumber
 
-    result: dict[int, list[Segment]] = {}
+    result: dict[int, tuple[list[Segment], list[Box]]] = {}
     with pdfplumber.open(io.BytesIO(pdf_bytes)) as pdf:
         for number in page_numbers:
             page = pdf.pages[number - 1]
             segs: list[Segment] = []
+            fills: list[Box] = []
             # pdfplumber coordinates: top-left origin relative to the page's mediabox
             ox, oy = float(page.bbox[0]), float(page.bbox[1])
             for obj in list(page.lines) + list(page.rects) + list(page.curves):
@@ -66,12 +70,15 @@ def vector_segments(pdf_bytes: bytes, page_numbers: Iterable[int]) -> dict[int, 
                 top, bottom = float(obj["top"]) - oy, float(obj["bottom"]) - oy
                 w, h = x1 - x0, bottom - top
                 if obj["object_type"] == "curve" and w > 2 and h > 2:
+                    fills.append(Box(x0, top, x1, bottom))
                     continue  # real curves (charts, rounded logos) are not rules
                 if h <= 2.5 and w >= _MIN_LENGTH_PT:
                     segs.append(Segment(x0, (top + bottom) / 2, x1, (top + bottom) / 2))
                 elif w <= 2.5 and h >= _MIN_LENGTH_PT:
                     segs.append(Segment((x0 + x1) / 2, top, (x0 + x1) / 2, bottom))
-                elif w > 2.5 and h > 2.5 and obj["object_type"] == "rect" and _stroked(obj):
+                elif w > 2.5 and h > 2.5 and obj["object_type"] != "line" and not _stroked(obj):
+                    fills.append(Box(x0, top, x1, bottom))
+                elif w > 2.5 and h > 2.5 and obj["object_type"] == "rect":
                     # a drawn box: its four edges are rules. Shading alone (filled, no
                     # stroke) is not: it is often inset from the cell and would split it.
                     segs += [
@@ -80,7 +87,7 @@ def vector_segments(pdf_bytes: bytes, page_numbers: Iterable[int]) -> dict[int, 
                         Segment(x0, top, x0, bottom),
                         Segment(x1, top, x1, bottom),
                     ]
-            result[number] = merge_segments(segs)
+            result[number] = (merge_segments(segs), fills)
     return result
 
 

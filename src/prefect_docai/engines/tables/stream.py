@@ -66,12 +66,23 @@ def _make_lines(words: list[TWord]) -> list[_Line]:
     return lines
 
 
+def _wraps(lines: list[_Line]) -> bool:
+    """Is the last line the wrapped rest of a cell on the line above (tight below it, and
+    starting in lowercase or after a hyphen)?"""
+    if len(lines) < 2:
+        return False
+    prev, last = lines[-2], lines[-1]
+    tight = last.box.y0 - prev.box.y1 < 0.6 * last.em
+    first = last.words[0].text[:1]
+    return tight and (first.islower() or prev.words[-1].text.endswith("-"))
+
+
 def _blocks(lines: list[_Line], text_width: float) -> list[list[_Line]]:
     blocks: list[list[_Line]] = []
     current: list[_Line] = []
 
     def close() -> None:
-        while current and not current[-1].multi:
+        while current and not current[-1].multi and not _wraps(current):
             current.pop()
         if sum(1 for line in current if line.multi) >= 2:
             blocks.append(list(current))
@@ -276,6 +287,21 @@ def _header_cells(
     return n_rows, cells
 
 
+_MARKER = re.compile(r"^(?:\(?[0-9]{1,3}[.)]?|\(?[a-zA-Z][.)]|[•·\-–—*▪◦]|[ivxIVX]{1,4}[.)])$")
+
+
+def _is_list(cells: list[Cell]) -> bool:
+    """Numbered or bulleted paragraphs (footnotes, lists): markers in the first column and
+    sentences beside them."""
+    first = [c for c in cells if c.col == 0 and c.text]
+    rest = [c for c in cells if c.col > 0 and c.text]
+    if not first or not rest:
+        return False
+    markers = all(_MARKER.match(c.text) for c in first)
+    wordy = sum(len(c.words) for c in rest) / len(rest) > 4.0
+    return markers and wordy
+
+
 def find_stream_tables(
     page: int, words: list[TWord], rules: list[Segment], text_width: float
 ) -> list[GridTable]:
@@ -337,6 +363,8 @@ def _table(page: int, block: list[_Line], rules: list[Segment]) -> GridTable | N
     mean_words = sum(len(c.words) for c in filled) / max(1, len(filled))
     if not numeric and (n_rows < 3 or mean_words > 4.0):
         return None  # side-by-side text columns (multi-column layout), not a table
+    if _is_list(cells):
+        return None
     # give every cell a grid box: column extents × row extents
     row_y: list[tuple[float, float]] = []
     for r in range(n_rows):
