@@ -113,24 +113,36 @@ MONO_FAMILIES: tuple[str, ...] = ("courier", "dejavu-mono", "liberation-mono")
 
 @dataclass(frozen=True)
 class HandFont:
-    """A handwriting-like face; ``umlauts``/``euro`` say whether it has those glyphs."""
+    """A handwriting-like face and the characters it cannot draw."""
 
     name: str
     path: Path
-    umlauts: bool
-    euro: bool
+    missing: str
+
+    @property
+    def umlauts(self) -> bool:
+        return not any(ch in self.missing for ch in "äöüÄÖÜ")
+
+    def fit(self, text: str) -> str:
+        """``text`` with characters this face lacks spelled out (ß → ss, € → EUR)."""
+        for ch, repl in (("ß", "ss"), ("€", "EUR"), ("ä", "ae"), ("ö", "oe"), ("ü", "ue"),
+                         ("Ä", "Ae"), ("Ö", "Oe"), ("Ü", "Ue")):
+            if ch in self.missing:
+                text = text.replace(ch, repl)
+        return text
 
 
 # Debian packages: fonts-dkg-handwriting, fonts-breip, fonts-femkeklaver, fonts-kristi,
 # fonts-humor-sans. reportlab embeds only TrueType outlines, so the CFF-based .otf script
 # fonts in Debian (Dancing Script, Comic Neue, bwht) cannot be used.
-_HAND_FILES: tuple[tuple[str, Path, bool, bool], ...] = (
-    ("Hand-DKG", _DEBIAN / "fifthhorseman/dkg.ttf", True, False),
-    ("Hand-DKG-Italic", _DEBIAN / "fifthhorseman/dkgIt.ttf", True, False),
-    ("Hand-Breip", _DEBIAN / "breip/Breip.ttf", True, False),
-    ("Hand-Femke", _DEBIAN / "femkeklaver/femkeklaver.ttf", True, True),
-    ("Hand-Kristi", _DEBIAN / "kristi/Kristi.ttf", True, False),
-    ("Hand-Humor", _DEBIAN / "humor-sans/Humor-Sans.ttf", False, False),
+# (checked by rendering each glyph: Femke Klaver maps ß to an empty outline)
+_HAND_FILES: tuple[tuple[str, Path, str], ...] = (
+    ("Hand-DKG", _DEBIAN / "fifthhorseman/dkg.ttf", "€"),
+    ("Hand-DKG-Italic", _DEBIAN / "fifthhorseman/dkgIt.ttf", "€"),
+    ("Hand-Breip", _DEBIAN / "breip/Breip.ttf", "€"),
+    ("Hand-Femke", _DEBIAN / "femkeklaver/femkeklaver.ttf", "ß"),
+    ("Hand-Kristi", _DEBIAN / "kristi/Kristi.ttf", "€"),
+    ("Hand-Humor", _DEBIAN / "humor-sans/Humor-Sans.ttf", "äöüÄÖÜß€"),
 )
 
 
@@ -159,9 +171,9 @@ def family(name: str) -> Family:
 def hand_fonts() -> tuple[HandFont, ...]:
     """The handwriting faces installed here (registered), possibly empty."""
     found = []
-    for name, path, umlauts, euro in _HAND_FILES:
+    for name, path, missing in _HAND_FILES:
         if _register(name, path):
-            found.append(HandFont(name, path, umlauts, euro))
+            found.append(HandFont(name, path, missing))
     return tuple(found)
 
 

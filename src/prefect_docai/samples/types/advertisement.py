@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from decimal import Decimal
+from decimal import ROUND_FLOOR, Decimal
 from typing import Any
 
 from reportlab.lib import colors
@@ -68,8 +68,11 @@ def render(ctx: Ctx, style: Style) -> tuple[bytes, int, dict[str, Any]]:
     products: list[tuple[str, Decimal, Decimal]] = []
     for de, en, _unit, (low, high), _red in rng.sample(pool, rng.randint(2, 6)):
         old = Decimal(rng.randint(int(low * 100), int(high * 100)) // 100 * 100 + 99) / 100
-        new = (old * (100 - discount) / 100).quantize(Decimal("1")) - Decimal("0.01")
-        new = max(new, Decimal("0.99"))
+        exact = old * (100 - discount) / 100
+        # shop prices end in .99 where the discount leaves room for it
+        new = exact.to_integral_value(rounding=ROUND_FLOOR) - Decimal("0.01")
+        if new < Decimal("0.5"):
+            new = fmt.q2(exact)
         products.append((de if ctx.de else en, new, old))
 
     accent = style.accent
@@ -107,11 +110,13 @@ def render(ctx: Ctx, style: Style) -> tuple[bytes, int, dict[str, Any]]:
     cols = 2
     card_w = (avail - 8) / cols
     card_h = 42.0
+    shown = []
     for i, (name, price, old_price) in enumerate(products):
         cx = x0 + (i % cols) * (card_w + 8)
         cy = y + (i // cols) * (card_h + 8)
         if cy + card_h > H - 50:
             break
+        shown.append((name, price, old_price))
         pen.rect(cx, cy, card_w, card_h, fill=style.tint, radius=3)
         for line_no, line in enumerate(pen.wrap(name, card_w - 8, size=11)[:2]):
             pen.text(cx + 4, cy + 9 + line_no * 5, line, size=11, weight="bold")
@@ -151,7 +156,7 @@ def render(ctx: Ctx, style: Style) -> tuple[bytes, int, dict[str, Any]]:
         "validUntil": valid.isoformat(),
         "currency": currency,
         "products": [{"name": name, "price": fmt.dec(price), "oldPrice": fmt.dec(old)}
-                     for name, price, old in products],
+                     for name, price, old in shown],
     }
 
 

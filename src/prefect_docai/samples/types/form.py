@@ -36,9 +36,8 @@ CHECKS = (
 )
 
 
-def _hand(ctx: Ctx) -> str | None:
-    hf = fonts.hand_font(ctx.rng.randrange(16), need_umlauts=ctx.de)
-    return hf.name if hf else None
+def _hand(ctx: Ctx) -> fonts.HandFont | None:
+    return fonts.hand_font(ctx.rng.randrange(16), need_umlauts=ctx.de)
 
 
 def render(ctx: Ctx, style: Style) -> tuple[bytes, int, dict[str, Any]]:
@@ -49,7 +48,8 @@ def render(ctx: Ctx, style: Style) -> tuple[bytes, int, dict[str, Any]]:
     iban = bank_account(rng, "DE" if ctx.de else "GB")[0]
     birth = ctx.today - dt.timedelta(days=rng.randint(18 * 365, 75 * 365))
     fill_mode = str(style.extra.get("fill", "mixed"))  # typed | hand | mixed | blank
-    hand_face = _hand(ctx) if fill_mode in ("hand", "mixed") else None
+    hand = _hand(ctx) if fill_mode in ("hand", "mixed") else None
+    hand_face = hand.name if hand else None
     fields = [
         (ctx.t("Name, Vorname", "Surname, first name"),
          f"{who.name.split()[-1]}, {' '.join(who.name.split()[:-1])}"),
@@ -109,7 +109,8 @@ def render(ctx: Ctx, style: Style) -> tuple[bytes, int, dict[str, Any]]:
         show = value if (fill_mode != "blank" and value and rng.random() < 0.9) else ""
         if show:
             face = hand_face if (hand_face and (fill_mode == "hand" or rng.random() < 0.5)) else None
-            if face:
+            if face and hand:
+                show = hand.fit(show)
                 pen.text(x + 3 + rng.uniform(0, 4), y + 8.3 + rng.uniform(-0.6, 0.4), show,
                          size=size + 2.5, font=face, color=colors.HexColor("#1a2a80"))
             else:
@@ -164,10 +165,11 @@ def render(ctx: Ctx, style: Style) -> tuple[bytes, int, dict[str, Any]]:
     pen.text(LEFT, y + 4, ctx.t("Ort, Datum", "Place, date"), size=7)
     pen.text(LEFT + 80, y + 4, ctx.t("Unterschrift", "Signature"), size=7)
     if fill_mode != "blank":
-        pen.text(LEFT + 2, y - 2, f"{who.city}, {fmt.date(ctx.today, loc)}", size=size + 1,
+        place = f"{who.city}, {fmt.date(ctx.today, loc)}"
+        pen.text(LEFT + 2, y - 2, hand.fit(place) if hand else place, size=size + 1,
                  font=hand_face or "Courier", color=colors.HexColor("#1a2a80"))
-        if hand_face:
-            pen.text(LEFT + 85, y - 2, who.name, size=size + 6, font=hand_face,
+        if hand:
+            pen.text(LEFT + 85, y - 2, hand.fit(who.name), size=size + 6, font=hand.name,
                      color=colors.HexColor("#1a2a80"))
     pen.text(LEFT, pen.height_mm - 12, ctx.t(
         "Hinweise zum Datenschutz finden Sie auf der Rückseite.",

@@ -116,8 +116,8 @@ def render(ctx: Ctx, style: Style) -> tuple[bytes, int, dict[str, Any]]:
     hf = fonts.hand_font(int(style.extra.get("font", 0)) + rng.randrange(2),
                          need_umlauts=need_umlauts)
     font = hf.name if hf else style.fam().italic
-    if hf is not None and not hf.euro:
-        lines = [line.replace("€", "EUR") for line in lines]
+    if hf is not None:
+        lines = [hf.fit(line) for line in lines]
     size = float(style.extra.get("size", 17)) * rng.uniform(0.9, 1.1) * _FACE_SCALE.get(font, 1)
     if paper == "sticky":
         pagesize = (100 * MM, 100 * MM)

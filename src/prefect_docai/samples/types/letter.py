@@ -41,7 +41,7 @@ def signature(pen: Pen, ctx: Ctx, x: float, y: float, name: str) -> None:
         c.rotate(ctx.rng.uniform(2, 9))
         c.setFont(hf.name, ctx.rng.uniform(16, 22))
         c.setFillColor(colors.HexColor(ctx.rng.choice(["#1a2a80", "#111111", "#0b3d91"])))
-        c.drawString(0, 0, name.split()[-1] if ctx.rng.random() < 0.5 else name)
+        c.drawString(0, 0, hf.fit(name.split()[-1] if ctx.rng.random() < 0.5 else name))
         c.restoreState()
         return
     c.saveState()
