@@ -55,6 +55,10 @@ def money_tokens(
     found: list[tuple[Decimal, tuple[Token, ...], str | None]] = []
     for index, token in enumerate(tokens):
         core, currency = strip_currency(token.text)
+        # "(35,13 €)" on an invoice is an amount shown for information (tax included),
+        # not an accounting negative.
+        if core.startswith("(") and core.endswith(")"):
+            core = core[1:-1]
         if not _MONEY.match(core):
             continue
         amount = parse_amount(core, decimal_separator)

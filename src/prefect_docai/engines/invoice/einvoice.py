@@ -153,7 +153,7 @@ def _amount(raw: str) -> str | None:
 
 def _quantity(raw: str) -> str | None:
     try:
-        return str(Decimal(raw.replace(",", ".")).normalize())
+        return format(Decimal(raw.replace(",", ".")).normalize(), "f")
     except InvalidOperation:
         return None
 

@@ -70,10 +70,10 @@ class InvoiceEngine:
                     result = read_invoice_xml(xml)
                 except NotAnInvoiceXml:
                     warnings.append("The embedded XML is no e-invoice; the pages were read.")
-            layouts = document_layouts(document)
             if result is not None:
-                result = locate_fields(result, layouts)
+                result = locate_fields(result, document_layouts(document, text_layer_only=True))
             else:
+                layouts = document_layouts(document)
                 ocr_pages = sum(1 for layout in layouts if layout.source == "ocr")
                 source = "ocr" if ocr_pages * 2 > len(layouts) else "text-layer"
                 result = extract_invoice(layouts, source)

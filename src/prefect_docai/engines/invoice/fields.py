@@ -251,11 +251,40 @@ def bank(layouts: Sequence[PageLayout]) -> tuple[Candidate | None, Candidate | N
                     if bank_bic is not None and bic_matches_iban(bank_bic, str(iban.value)):
                         bics.append(Candidate(bank_bic, (token,), 0.85, token.text))
     if iban is not None:
+        registry_bic = _registry_bic(str(iban.value))
+        if registry_bic is not None:
+            # OCR confuses O/0, I/1, S/5, B/8: a labelled token that equals the IBAN
+            # bank's registered BIC up to those confusions is that BIC.
+            for layout, row, segment, end in label_hits(layouts, L.BIC):
+                for tokens, factor in value_runs(layout, row, segment, end):
+                    for token in tokens[:3]:
+                        text = token.text.strip(":,;()").upper()
+                        if _confusable_equal(text, registry_bic) or _confusable_equal(text, registry_bic[:8]):
+                            value = registry_bic if len(text) == 11 else registry_bic[:8]
+                            bics.append(Candidate(value, (token,), 0.88 * factor, token.text))
         bics = [
             Candidate(c.value, c.tokens, c.score + (0.1 if bic_matches_iban(str(c.value), str(iban.value)) else 0), c.raw)
             for c in bics
         ]
     return iban, best(bics)
+
+
+_CONFUSABLE = str.maketrans("O0I1S5B8Z2", "OOIISSBBZZ")
+
+
+def _confusable_equal(a: str, b: str) -> bool:
+    return len(a) == len(b) and a.translate(_CONFUSABLE) == b.translate(_CONFUSABLE)
+
+
+def _registry_bic(iban: str) -> str | None:
+    from schwifty import IBAN
+    from schwifty.exceptions import SchwiftyException
+
+    try:
+        bic = IBAN(iban).bic
+    except (SchwiftyException, ValueError):
+        return None
+    return str(bic) if bic is not None else None
 
 
 def payment_terms(layouts: Sequence[PageLayout]) -> Candidate | None:

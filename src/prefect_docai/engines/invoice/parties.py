@@ -127,7 +127,7 @@ def _clean(text: str) -> str:
 def _is_noise(text: str) -> bool:
     folded = fold(text)
     return bool(
-        re.search(r"@|www\.|https?:|tel\b|fax\b|phone|telefon|\+\d{2}", folded)
+        re.search(r"@|www\.|https?:|\btel\b|\bfax\b|phone|telefon|\+\d{2}", folded)
         or re.match(r"^(?:z\.\s?hd|attn|c/o|postfach)", folded)
     )
 

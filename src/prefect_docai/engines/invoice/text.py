@@ -83,6 +83,7 @@ def extract_invoice(layouts: Sequence[PageLayout], source: str) -> InvoiceResult
             InvoiceLineItem(
                 description=_field(item.description),
                 quantity=_field(item.quantity),
+                unit=_field(item.unit),
                 unit_price=_field(item.unit_price),
                 net_amount=_field(item.net_amount),
                 tax_rate=_field(item.tax_rate),

@@ -6,11 +6,16 @@ from prefect_docai.engines.document import Document
 from prefect_docai.engines.parsing.layout import PageLayout, Token, build_layout
 
 
-def document_layouts(document: Document, threshold: float | None = None) -> list[PageLayout]:
-    """One layout per page; words under ``threshold`` confidence are left out."""
-    document.prefetch()
+def document_layouts(
+    document: Document, threshold: float | None = None, *, text_layer_only: bool = False
+) -> list[PageLayout]:
+    """One layout per page; words under ``threshold`` confidence are left out.
+    ``text_layer_only`` skips pages that would need OCR (used where OCR is not worth it,
+    e.g. to locate values already read from embedded XML)."""
+    pages = [p for p in document.pages if not text_layer_only or p.source == "text-layer"]
+    document.prefetch([p.number for p in pages])
     layouts: list[PageLayout] = []
-    for page in document.pages:
+    for page in pages:
         tokens = [
             Token(word.text, word.bbox, word.confidence, page.number, word.font_size)
             for word in page.words

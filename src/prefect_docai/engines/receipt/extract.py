@@ -45,7 +45,7 @@ CARD = re.compile(
     _I,
 )
 NOISE = re.compile(
-    r"tel\b|telefon|phone|fax|www\.|@|gst\s*(?:id|reg|no)|reg\.?\s*no|co\.?\s*(?:no|reg)|"
+    r"\btel\b|telefon|phone|\bfax\b|www\.|@|gst\s*(?:id|reg|no)|reg\.?\s*no|co\.?\s*(?:no|reg)|"
     r"company\s*no|invoice|receipt|rechnung|beleg|kassenbon|quittung|bon\b|cashier|kasse|"
     r"welcome|willkommen|thank|danke|date|datum|time|uhrzeit|table|tisch|st\.?-?nr|"
     r"ust-?id|uid|steuer",
@@ -187,7 +187,7 @@ def items(rows: Sequence[Row], separator: str | None, first: int, last: int) -> 
                 if match and id(token) not in used and token not in price_tokens:
                     q = Decimal(match.group(1).replace(",", "."))
                     if q > 0 and close(q * price, amount):
-                        quantity = Candidate(str(q.normalize()), (token,), 0.7, token.text)
+                        quantity = Candidate(format(q.normalize(), "f"), (token,), 0.7, token.text)
                         unit_price = Candidate(price, price_tokens, 0.7, " ".join(t.text for t in price_tokens))
                         used |= {id(token)} | {id(t) for t in price_tokens}
                         break
