@@ -110,11 +110,19 @@ def list_clients(db: Database) -> list[ClientInfo]:
 
 
 def authenticate(db: Database, client_id: str, secret: str) -> ClientInfo | None:
-    with db.session() as session:
-        row = session.get(ClientRow, client_id)
-        expected = row.secret_hash if row is not None else hash_secret(secrets.token_hex(8))
-        ok = hmac.compare_digest(expected, hash_secret(secret))
-        return _info(row) if row is not None and ok else None
+    clients = ClientRow.__table__
+    # A Core query: the token endpoint is the hottest path and needs no ORM state.
+    with db.engine.connect() as connection:
+        row = (
+            connection.execute(select(clients).where(clients.c.id == client_id)).mappings().first()
+        )
+    expected = row["secret_hash"] if row is not None else hash_secret(secrets.token_hex(8))
+    ok = hmac.compare_digest(expected, hash_secret(secret))
+    if row is None or not ok:
+        return None
+    return ClientInfo(
+        row["id"], row["name"], row["credits"], tuple(row["scopes"].split()), row["created_at"]
+    )
 
 
 def _info(row: ClientRow) -> ClientInfo:

@@ -86,6 +86,7 @@ class TokenService:
             .decode()
         )
         self._jwk["kid"] = self.kid
+        self._verified: dict[str, TokenClaims] = {}
 
     def jwks(self) -> dict[str, Any]:
         return {"keys": [dict(self._jwk)]}
@@ -108,6 +109,21 @@ class TokenService:
         return token, claims
 
     def verify(self, token: str) -> TokenClaims:
+        # Verified tokens are remembered until they expire: a token is immutable, so its
+        # signature needs checking once, not on every poll of a result.
+        cached = self._verified.get(token)
+        if cached is not None and cached.expires_at > time.time():
+            return cached
+        claims = self._verify(token)
+        if len(self._verified) >= 10_000:
+            now = time.time()
+            self._verified = {t: c for t, c in self._verified.items() if c.expires_at > now}
+            if len(self._verified) >= 10_000:
+                self._verified.clear()
+        self._verified[token] = claims
+        return claims
+
+    def _verify(self, token: str) -> TokenClaims:
         try:
             payload = jwt.decode(
                 token,

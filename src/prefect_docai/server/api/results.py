@@ -41,20 +41,24 @@ _FAILED: dict[int | str, dict[str, Any]] = {
 }
 
 
-def _load(service: Service, job_id: str, client_id: str) -> tuple[JobRow, list[JobFileRow]]:
-    with service.db.session() as session:
-        job = session.get(JobRow, job_id)
-        if job is None or job.client_id != client_id:
+def _load(
+    service: Service, job_id: str, client_id: str, *, with_files: bool = True
+) -> tuple[JobRow, list[JobFileRow]]:
+    # Core queries and detached rows: the ORM's identity-map machinery is most of the cost
+    # of a result fetch, and nothing here is written back.
+    jobs, job_files = JobRow.__table__, JobFileRow.__table__
+    with service.db.engine.connect() as connection:
+        row = connection.execute(select(jobs).where(jobs.c.id == job_id)).mappings().first()
+        if row is None or row["client_id"] != client_id:
             # Another client's job is indistinguishable from an unknown one.
             raise Problem(
                 404, "job_not_found", f"There is no job {job_id!r} for this client.", jobId=job_id
             )
-        files = list(
-            session.scalars(
-                select(JobFileRow).where(JobFileRow.job_id == job_id).order_by(JobFileRow.id)
-            )
-        )
-        return job, files
+        files: list[JobFileRow] = []
+        if with_files:
+            query = select(job_files).where(job_files.c.job_id == job_id).order_by(job_files.c.id)
+            files = [JobFileRow(**dict(f)) for f in connection.execute(query).mappings()]
+    return JobRow(**dict(row)), files
 
 
 def _check_ready(service: Service, job: JobRow) -> None:
@@ -115,7 +119,7 @@ def _fail_if_failed(job: JobRow) -> None:
 
 
 def _json_result(service: Service, job_id: str, client_id: str) -> dict[str, Any]:
-    job, _ = _load(service, job_id, client_id)
+    job, _ = _load(service, job_id, client_id, with_files=False)
     _check_ready(service, job)
     return _envelope(service, job)
 
