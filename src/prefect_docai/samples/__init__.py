@@ -13,12 +13,14 @@ API (stable)::
         doc_type: str; lang: str; template: str; pdf: bytes; page_count: int
         truth: dict[str, Any]
 
-    generate(doc_type, *, seed, lang="de", template=None, held_out=False) -> GeneratedDocument
+    generate(doc_type, *, seed, lang="de", template=None, held_out=False,
+             seller_seed=None) -> GeneratedDocument   # seller_seed: same issuing company
     templates(doc_type, *, held_out=False) -> list[str]
     degrade(pdf, *, seed, dpi=200, ...) -> bytes          # scan-like, image-only PDF
     photograph(pdf, *, seed, ...) -> bytes               # JPEG of a photographed page
     separator_sheet(kind) -> bytes                       # "blank" | "qr" | "barcode"
-    make_stream(docs, *, separators=None, seed=0) -> tuple[bytes, list[int]]
+    make_stream(docs, *, separators=None) -> tuple[bytes, list[int]]   # 1-based starts
+    sample_stream(seed, *, documents=5, ...) -> tuple[bytes, list[dict]]  # random stream
     write_batch(directory, *, count, seed) -> dict        # files + manifest.json
 
 Truth (``GeneratedDocument.truth``) uses the result JSON names of ``docs/RESULTS``: amounts
@@ -41,7 +43,7 @@ from __future__ import annotations
 from prefect_docai.samples.core import DOC_TYPES, LANGS, GeneratedDocument
 from prefect_docai.samples.generate import generate, templates
 from prefect_docai.samples.scan import degrade, photograph
-from prefect_docai.samples.stream import make_stream, separator_sheet
+from prefect_docai.samples.stream import make_stream, sample_stream, separator_sheet
 
 __all__ = [
     "DOC_TYPES",
@@ -51,6 +53,7 @@ __all__ = [
     "generate",
     "make_stream",
     "photograph",
+    "sample_stream",
     "separator_sheet",
     "templates",
     "write_batch",

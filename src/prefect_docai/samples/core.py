@@ -11,7 +11,7 @@ from typing import Any
 
 from faker import Faker
 
-from prefect_docai.samples.parties import faker
+from prefect_docai.samples.parties import Party, company, faker
 from prefect_docai.samples.render import Style
 
 DOC_TYPES: tuple[str, ...] = (
@@ -43,10 +43,25 @@ class Ctx:
     rng: random.Random
     fake: Faker
     today: dt.date
+    seller_seed: int | None = None
 
     @property
     def de(self) -> bool:
         return self.lang == "de"
+
+    def issuer(self, *, bank: bool = True) -> Party:
+        """The company issuing the document: random, or fixed by ``seller_seed`` so that
+        several documents come from the same company (same name, address, ids, bank)."""
+        if self.seller_seed is None:
+            return company(self.fake, self.rng, self.locale, bank=bank)
+        own = random.Random(zlib.crc32(f"seller|{self.locale}|{self.seller_seed}".encode()))
+        self.fake.seed_instance(self.seller_seed)
+        party = company(self.fake, own, self.locale, bank=True)
+        if not bank:
+            party.iban = party.bic = party.bank = None
+        # continue this document's own random stream after the shared part
+        self.fake.seed_instance(self.rng.randrange(2**32))
+        return party
 
     def t(self, de: str, en: str) -> str:
         """Pick the German or English wording."""
@@ -89,7 +104,8 @@ def registry() -> dict[str, list[Template]]:
     return _REGISTRY
 
 
-def make_ctx(doc_type: str, template: Template, *, seed: int, lang: str) -> Ctx:
+def make_ctx(doc_type: str, template: Template, *, seed: int, lang: str,
+             seller_seed: int | None = None) -> Ctx:
     # A stable per-document seed: crc32 of the identity, so documents of different types or
     # templates with the same user seed still differ, and runs are reproducible.
     mixed = zlib.crc32(f"{doc_type}|{template.id}|{lang}|{seed}".encode())
@@ -97,8 +113,13 @@ def make_ctx(doc_type: str, template: Template, *, seed: int, lang: str) -> Ctx:
     if lang == "de":
         locale = "de_DE"
     else:
-        locale = template.en_locales[rng.randrange(len(template.en_locales))]
+        pick = rng.randrange(len(template.en_locales))
+        # one supplier writes from one country
+        if seller_seed is not None:
+            pick = seller_seed % len(template.en_locales)
+        locale = template.en_locales[pick]
     fake = faker(locale)
     fake.seed_instance(mixed)
     today = dt.date(2024, 1, 1) + dt.timedelta(days=rng.randrange(0, 900))
-    return Ctx(seed=seed, lang=lang, locale=locale, rng=rng, fake=fake, today=today)
+    return Ctx(seed=seed, lang=lang, locale=locale, rng=rng, fake=fake, today=today,
+               seller_seed=seller_seed)

@@ -17,10 +17,13 @@ def templates(doc_type: str, *, held_out: bool = False) -> list[str]:
 
 
 def generate(doc_type: str, *, seed: int, lang: str = "de", template: str | None = None,
-             held_out: bool = False) -> GeneratedDocument:
+             held_out: bool = False, seller_seed: int | None = None) -> GeneratedDocument:
     """Render one document of ``doc_type``; the same arguments give the same bytes.
 
     With ``template`` None a template of the requested group is chosen from ``seed``.
+    ``seller_seed`` fixes the issuing company (invoices, delivery notes, purchase orders,
+    letters, contracts): documents with the same seller seed, language and template look
+    like a series from one supplier, e.g. invoices back to back in a page stream.
     """
     if lang not in LANGS:
         raise ValueError(f"unsupported language {lang!r}; use one of {LANGS}")
@@ -35,7 +38,7 @@ def generate(doc_type: str, *, seed: int, lang: str = "de", template: str | None
         if not matches:
             raise ValueError(f"unknown template {template!r} for {doc_type!r}")
         chosen = matches[0]
-    ctx = make_ctx(doc_type, chosen, seed=seed, lang=lang)
+    ctx = make_ctx(doc_type, chosen, seed=seed, lang=lang, seller_seed=seller_seed)
     pdf, pages, truth = chosen.render(ctx, chosen.style)
     truth.setdefault("pageCount", pages)
     truth.setdefault("pageNumbering", numbering_format(chosen.style, lang) if pages else None)

@@ -11,7 +11,7 @@ from prefect_docai.samples import catalog
 from prefect_docai.samples.core import Ctx
 from prefect_docai.samples.fmt import dec, q2
 from prefect_docai.samples.fmt import rate as rate_str
-from prefect_docai.samples.parties import COUNTRY_CURRENCY, Party, company, customer
+from prefect_docai.samples.parties import COUNTRY_CURRENCY, Party, customer
 
 # standard and reduced rates per seller country; US sellers charge one sales-tax rate
 RATES = {"DE": (Decimal("19"), Decimal("7")), "GB": (Decimal("20"), Decimal("5"))}
@@ -160,7 +160,7 @@ def invoice_number(ctx: Ctx) -> str:
 
 def make_invoice(ctx: Ctx, *, n_lines: int, seller: Party | None = None) -> Invoice:
     rng = ctx.rng
-    seller = seller or company(ctx.fake, rng, ctx.locale)
+    seller = seller or ctx.issuer()
     buyer = customer(ctx.fake, rng, ctx.locale)
     country = seller.country
     sales_rate = rng.choice(US_SALES_TAX) if country == "US" else None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import pikepdf
 from reportlab.graphics.barcode import code128, qr
@@ -12,6 +12,9 @@ from reportlab.graphics.shapes import Drawing
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm as _MM
 from reportlab.pdfgen.canvas import Canvas
+
+if TYPE_CHECKING:
+    from prefect_docai.samples.core import GeneratedDocument
 
 SeparatorKind = Literal["blank", "qr", "barcode"]
 
@@ -91,3 +94,46 @@ def make_stream(docs: Sequence[bytes], *,
         for pdf in opened + list(sheets.values()):
             pdf.close()
         out.close()
+
+
+def sample_stream(seed: int, *, documents: int = 5, langs: Sequence[str] = ("de", "en"),
+                  doc_types: Sequence[str] | None = None, separator_rate: float = 0.3,
+                  same_supplier_rate: float = 0.3, held_out: bool = False,
+                  ) -> tuple[bytes, list[dict[str, Any]]]:
+    """A random page stream of generated documents with known boundaries.
+
+    Some neighbours are invoices from the same supplier and template (the hard case for
+    splitting), some gaps get a separator sheet. Returns the PDF and one segment per
+    document: ``{docType, lang, template, startPage, endPage, pageCount, truth}``; separator
+    pages belong to no segment.
+    """
+    import random
+
+    from prefect_docai.samples.core import DOC_TYPES
+    from prefect_docai.samples.generate import generate
+
+    rng = random.Random(seed)
+    types = list(doc_types or DOC_TYPES)
+    docs: list[GeneratedDocument] = []
+    seller_seed = 0
+    for _ in range(documents):
+        prev = docs[-1] if docs else None
+        if prev is not None and prev.doc_type == "invoice" and rng.random() < same_supplier_rate:
+            # the next invoice of the same supplier, in the same layout
+            doc = generate("invoice", seed=rng.randrange(2**31), lang=prev.lang,
+                           template=prev.template, seller_seed=seller_seed)
+        else:
+            doc_type = rng.choice(types)
+            seller_seed = rng.randrange(2**31)
+            doc = generate(doc_type, seed=rng.randrange(2**31), lang=rng.choice(list(langs)),
+                           held_out=held_out,
+                           seller_seed=seller_seed if doc_type == "invoice" else None)
+        docs.append(doc)
+    gaps: list[SeparatorKind | None] = [
+        rng.choice(("blank", "qr", "barcode")) if rng.random() < separator_rate else None
+        for _ in range(len(docs) - 1)]
+    pdf, starts = make_stream([d.pdf for d in docs], separators=gaps)
+    segments = [{"docType": d.doc_type, "lang": d.lang, "template": d.template,
+                 "startPage": s, "endPage": s + d.page_count - 1, "pageCount": d.page_count,
+                 "truth": d.truth} for d, s in zip(docs, starts, strict=True)]
+    return pdf, segments

@@ -155,3 +155,18 @@ def test_unknown_inputs_are_rejected() -> None:
         samples.generate("invoice", seed=1, template="nope")
     with pytest.raises(ValueError):
         samples.templates("memo")
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+@pytest.mark.parametrize("doc_type", ["invoice", "delivery_note", "letter", "purchase_order"])
+def test_seller_seed_gives_one_supplier_across_documents(doc_type: str, lang: str) -> None:
+    key = {"invoice": "seller", "delivery_note": "sender", "purchase_order": "buyer",
+           "letter": "sender"}[doc_type]
+    template = samples.templates(doc_type)[0]
+    docs = [samples.generate(doc_type, seed=s, lang=lang, template=template, seller_seed=77)
+            for s in range(3)]
+    names = {d.truth[key]["name"] for d in docs}
+    assert len(names) == 1
+    assert len({d.pdf for d in docs}) == 3  # the documents themselves differ
+    other = samples.generate(doc_type, seed=0, lang=lang, template=template, seller_seed=78)
+    assert other.truth[key]["name"] not in names

@@ -88,3 +88,26 @@ def test_stream_start_pages_follow_documents_and_separators() -> None:
     for doc, start in zip(docs, starts, strict=True):
         assert doc.truth["invoiceNumber"] in texts[start - 1]
     assert not texts[starts[3] - 2].strip()  # the blank sheet
+
+
+def test_sample_stream_segments_tile_the_stream() -> None:
+    pdf, segments = samples.sample_stream(4, documents=8, separator_rate=0.5,
+                                          same_supplier_rate=1.0,
+                                          doc_types=["invoice", "letter", "receipt"])
+    texts = _texts(pdf)
+    assert len(segments) == 8
+    assert segments[0]["startPage"] == 1
+    assert segments[-1]["endPage"] <= len(texts)
+    covered = {p for s in segments for p in range(s["startPage"], s["endPage"] + 1)}
+    gaps = set(range(1, len(texts) + 1)) - covered
+    for page in gaps:  # separator sheets only: blank, or a code with the separator payload
+        assert not texts[page - 1].strip() or samples.stream.SEPARATOR_PAYLOAD in texts[page - 1]
+    for seg in segments:
+        assert seg["pageCount"] == seg["endPage"] - seg["startPage"] + 1
+    pairs = [(a, b) for a, b in itertools.pairwise(segments)
+             if a["docType"] == b["docType"] == "invoice"]
+    assert pairs
+    for a, b in pairs:
+        assert a["truth"]["seller"]["name"] == b["truth"]["seller"]["name"]
+        assert a["template"] == b["template"]
+    assert samples.sample_stream(4, documents=8)[0] == samples.sample_stream(4, documents=8)[0]

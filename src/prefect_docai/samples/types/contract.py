@@ -21,7 +21,7 @@ def render(ctx: Ctx, style: Style) -> tuple[bytes, int, dict[str, Any]]:
     kind = rng.choice(texts.CONTRACT_KINDS)
     title = kind[0] if ctx.de else kind[1]
     roles = kind[2] if ctx.de else kind[3]
-    a = company(ctx.fake, rng, ctx.locale, bank=False)
+    a = ctx.issuer(bank=False)
     b = person(ctx.fake, rng, ctx.locale) if "Arbeit" in kind[0] or rng.random() < 0.3 else (
         company(ctx.fake, rng, ctx.locale, bank=False))
     currency = "EUR" if ctx.de else ("GBP" if ctx.locale == "en_GB" else "USD")

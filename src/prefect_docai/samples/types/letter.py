@@ -61,9 +61,10 @@ def signature(pen: Pen, ctx: Ctx, x: float, y: float, name: str) -> None:
 
 def render(ctx: Ctx, style: Style) -> tuple[bytes, int, dict[str, Any]]:
     rng = ctx.rng
-    private = bool(style.extra.get("private", False)) or rng.random() < 0.15
-    sender: Party = person(ctx.fake, rng, ctx.locale) if private else company(
-        ctx.fake, rng, ctx.locale, bank=rng.random() < 0.6)
+    casual = rng.random() < 0.15
+    private = bool(style.extra.get("private", False)) or (casual and ctx.seller_seed is None)
+    sender: Party = person(ctx.fake, rng, ctx.locale) if private else ctx.issuer(
+        bank=rng.random() < 0.6)
     recipient = customer(ctx.fake, rng, ctx.locale) if not private else company(
         ctx.fake, rng, ctx.locale, bank=False)
     topics = list(texts.LETTER_TOPICS)

@@ -10,7 +10,7 @@ from prefect_docai.samples import business as biz
 from prefect_docai.samples import fmt
 from prefect_docai.samples.core import Ctx, Template, register
 from prefect_docai.samples.invoicing import make_invoice
-from prefect_docai.samples.parties import Party, de_vat_id, person
+from prefect_docai.samples.parties import Party, company, de_vat_id, person
 from prefect_docai.samples.render import Column, Pen, Style, table
 
 
@@ -125,6 +125,9 @@ def render_purchase_order(ctx: Ctx, style: Style) -> tuple[bytes, int, dict[str,
     # the ordering company is the "buyer" of an invoice turned around: it writes the letter
     data = make_invoice(ctx, n_lines=n)
     supplier, orderer = data.seller, data.buyer
+    if ctx.seller_seed is not None:
+        # a fixed issuer means the same company orders again: it writes this letter
+        orderer, supplier = supplier, company(ctx.fake, rng, ctx.locale, bank=False)
     if orderer.vat_id is None and orderer.country == "DE":
         orderer.vat_id = de_vat_id(rng)
     if not orderer.phone:
