@@ -45,7 +45,7 @@ CARD = re.compile(
     _I,
 )
 NOISE = re.compile(
-    r"\btel\b|telefon|phone|\bfax\b|www\.|@|gst\s*(?:id|reg|no)|reg\.?\s*no|co\.?\s*(?:no|reg)|"
+    r"\btel\b|telefon|phone|\bfax\b|www\.|@|gst\s*(?:ref\.?\s*)?(?:id|reg|no)|reg\.?\s*no|co\.?\s*(?:no|reg)|"
     r"company\s*no|invoice|receipt|rechnung|beleg|kassenbon|quittung|bon\b|cashier|kasse|"
     r"welcome|willkommen|thank|danke|date|datum|time|uhrzeit|table|tisch|st\.?-?nr|"
     r"ust-?id|uid|steuer",
@@ -102,9 +102,13 @@ def merchant(rows: Sequence[Row]) -> tuple[Candidate | None, Candidate | None, i
         # house numbers and postcodes): the tallest of the first such lines.
         first = [r for r in candidates[:4] if not re.search(r"\d", r.text)] or candidates[:3]
         chosen = max(first, key=lambda r: (r.bbox[3] - r.bbox[1], -rows.index(r)))
-    name_tokens = tuple(chosen.tokens)
+    segment = next(
+        (s for s in chosen.segments if LEGAL_FORM.search(s.text) or _MERCHANT_HINT.search(s.text)),
+        max(chosen.segments, key=lambda s: len(s.text)),
+    )
+    name_tokens = tuple(segment.tokens)
     # A registration number in brackets after the name is not part of it.
-    name = re.sub(r"\s*\(\s*[\w-]*\d[\w -]*\)\s*$", "", re.sub(r"\s+", " ", chosen.text).strip())
+    name = re.sub(r"\s*\(\s*[\w-]*\d[\w -]*\)\s*$", "", re.sub(r"\s+", " ", segment.text).strip())
     name_candidate = Candidate(name, name_tokens, 0.7, chosen.text)
     start = rows.index(chosen) + 1
     address_rows: list[Row] = []
@@ -116,10 +120,25 @@ def merchant(rows: Sequence[Row]) -> tuple[Candidate | None, Candidate | None, i
             continue
         if re.search(r"\d{1,2}[./-]\d{1,2}[./-]\d{2,4}", text):
             break
-        if money_tokens(row.tokens, None):
+        if fold(text).startswith(fold(name)):
+            continue
+        if money_tokens(row.tokens[-1:], None):
             break
+        if re.fullmatch(r"\(.*\)", text.strip()):
+            continue
         address_rows.append(row)
         if re.search(r"\b\d{4,5}\b\s+[^\W\d_]", text):
+            # A region or state may follow the postcode line ("81750 Masai / Johor").
+            following = rows[rows.index(row) + 1] if rows.index(row) + 1 < len(rows) else None
+            if (
+                following is not None
+                and not re.search(r"\d", following.text)
+                and len(following.text.split()) <= 3
+                and re.search(r"[^\W\d_]{4}", following.text)
+                and not NOISE.search(following.text)
+                and not TOTAL.search(following.text)
+            ):
+                address_rows.append(following)
             break
     address = None
     if address_rows:
