@@ -111,7 +111,14 @@ class Database:
     def __init__(self, url: str) -> None:
         self.url = url
         self.is_sqlite = url.startswith("sqlite")
-        kwargs: dict[str, Any] = {}
+        # Enough connections for the request thread pool (40 threads) plus the job loops, so
+        # a burst of requests waits on the database, not on the connection pool.
+        kwargs: dict[str, Any] = {
+            "pool_size": 10,
+            "max_overflow": 40,
+            "pool_timeout": 60,
+            "pool_pre_ping": not url.startswith("sqlite"),
+        }
         if self.is_sqlite:
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
         self.engine: Engine = create_engine(url, **kwargs)

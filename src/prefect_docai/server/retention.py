@@ -13,7 +13,7 @@ import logging
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, or_, select, update
 
 from prefect_docai.server import storage
 from prefect_docai.server.db import JobFileRow, JobRow, utcnow
@@ -56,7 +56,13 @@ class Purger:
             due = list(
                 session.scalars(
                     select(JobRow.id).where(
-                        JobRow.status.in_(("succeeded", "failed")), JobRow.completed_at < cutoff
+                        JobRow.status.in_(("succeeded", "failed")),
+                        JobRow.completed_at < cutoff,
+                        # A mail still being retried needs the result; it gives up in minutes.
+                        or_(
+                            JobRow.email_status.is_(None),
+                            JobRow.email_status.in_(("sent", "failed")),
+                        ),
                     )
                 )
             )
