@@ -6,6 +6,7 @@ from prefect_docai.samples.types import (  # noqa: F401
     contract,
     email,
     form,
+    form_lined,
     handwritten,
     invoice,
     letter,
