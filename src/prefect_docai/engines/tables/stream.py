@@ -140,18 +140,30 @@ def _col_of(box: Box, cols: list[tuple[float, float]]) -> list[int]:
     return [dist.index(min(dist))]
 
 
+def _underlined(box: Box, em: float, rules: list[Segment]) -> bool:
+    """A rule right under a phrase and at least as wide: a group heading's underline."""
+    return any(
+        0 <= r.y0 - box.y1 <= 1.5 * em and r.x0 <= box.x0 + 2 and r.x1 >= box.x1 - 2 for r in rules
+    )
+
+
 def _line_cells(
-    line: _Line, cols: list[tuple[float, float]], header: bool
+    line: _Line,
+    cols: list[tuple[float, float]],
+    header: bool,
+    rules: list[Segment] | None = None,
 ) -> list[tuple[int, int, list[TWord]]]:
     """(first column, span, words) for each cell a line contributes."""
     out: list[tuple[int, int, list[TWord]]] = []
     for chunk in line.chunks:
-        hit = _col_of(union_all([w.box for w in chunk]), cols)
+        box = union_all([w.box for w in chunk])
+        hit = _col_of(box, cols)
         if len(hit) == 1:
             out.append((hit[0], 1, chunk))
             continue
         per_word = [_col_of(w.box, cols) for w in chunk]
-        if all(len(p) == 1 for p in per_word):
+        underlined = header and rules is not None and _underlined(box, line.em, rules)
+        if all(len(p) == 1 for p in per_word) and not underlined:
             # cells closer than the chunk gap (no word straddles a column gap): split them
             # back at the gap; a word across a gap marks a heading spanning columns
             by_col: dict[int, list[TWord]] = {}
@@ -229,30 +241,60 @@ def _header_cells(
     columns get rows of their own; every other heading sits below the lowest group heading
     above its column, or spans all header rows from the top when no group heading covers
     it (its text in the top-left position, as the CSV convention has it)."""
+    # per line items; a group heading wrapped over two lines is one heading
+    items: list[tuple[int, int, list[TWord]]] = []
+    groups: list[tuple[int, int, list[TWord]]] = []
+    for line in lines:
+        for col, span, words in _line_cells(line, cols, header=True, rules=rules):
+            box = union_all([w.box for w in words])
+            target = None
+            for g_col, g_span, g_words in groups:
+                g_box = union_all([w.box for w in g_words])
+                if (
+                    g_col <= col
+                    and col + span <= g_col + g_span
+                    and abs(box.cx - g_box.cx) < 0.2 * g_box.width
+                    and 0 <= box.y0 - g_box.y1 < 0.8 * line.em
+                    and not any(
+                        g_box.y1 <= r.y0 <= box.y0 and r.x0 <= box.cx <= r.x1 for r in rules
+                    )
+                ):
+                    target = g_words
+                    break
+            if target is not None:
+                target.extend(words)
+            elif span > 1:
+                groups.append((col, span, list(words)))
+            else:
+                items.append((col, span, words))
     spanning: list[tuple[float, int, int, list[TWord]]] = []
     plain: dict[int, list[TWord]] = {}
-    for line in lines:
-        for col, span, words in _line_cells(line, cols, header=True):
-            if span > 1:
-                box = union_all([w.box for w in words])
-                # a rule just under a group heading shows the columns it really spans
-                for r in rules:
-                    if 0 <= r.y0 - box.y1 <= 1.5 * line.em and r.x0 <= box.cx <= r.x1:
-                        hit = [
-                            i for i, (a, b) in enumerate(cols) if r.x0 - 2 <= a and b <= r.x1 + 2
-                        ]
-                        if hit:
-                            col, span = hit[0], hit[-1] - hit[0] + 1
-                        break
-                spanning.append((box.y0, col, span, words))
-            else:
-                plain.setdefault(col, []).extend(words)
+    for col, span, words in groups:
+        box = union_all([w.box for w in words])
+        em = median(w.box.height for w in words)
+        # a rule just under a group heading shows the columns it really spans
+        for r in rules:
+            if 0 <= r.y0 - box.y1 <= 1.5 * em and r.x0 <= box.cx <= r.x1:
+                hit = [i for i, (a, b) in enumerate(cols) if r.x0 - 2 <= a and b <= r.x1 + 2]
+                if hit:
+                    col, span = hit[0], hit[-1] - hit[0] + 1
+                break
+        spanning.append((box.y0, col, span, words))
+    for col, _, words in items:
+        plain.setdefault(col, []).extend(words)
     spanning.sort(key=lambda s: s[0])
+    # headings whose vertical extents overlap share a level (a one-line heading beside a
+    # wrapped one sits in the same header row)
     levels: list[float] = []
+    level_bottom = -1e9
     for y, _, _, words in spanning:
+        bottom = max(w.box.y1 for w in words)
         h = max(w.box.height for w in words)
-        if not levels or y - levels[-1] > 0.5 * h:
+        if not levels or y > level_bottom - 0.3 * h:
             levels.append(y)
+            level_bottom = bottom
+        else:
+            level_bottom = max(level_bottom, bottom)
     n_levels = len(levels)
 
     def level_of(y: float) -> int:
