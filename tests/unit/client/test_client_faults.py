@@ -310,7 +310,7 @@ async def test_wait_times_out_with_last_status() -> None:
         started = time.monotonic()
         with pytest.raises(ResultTimeoutError) as info:
             await client.wait_for_result(receipt.job_id, timeout=0.5, poll_interval=0.05)
-    assert 0.5 <= time.monotonic() - started < 1.5
+    assert 0.5 <= time.monotonic() - started < 3
     assert info.value.last_status == "processing"
 
 
