@@ -59,7 +59,7 @@ def run_batch(
 
 
 def print_summary(summary: BatchSummary) -> None:
-    typer.echo(f"run {summary.run_id} on {summary.service or 'no service (dry run)'}")
+    typer.echo(f"run {summary.run_id} on {summary.service or 'no service (nothing to send)'}")
     for row in summary.table():
         if row["value"] not in (0, None) or row["metric"] == "files found":
             typer.echo(f"  {row['metric']:<30} {row['value']}")

@@ -7,6 +7,7 @@ import hashlib
 import time
 import uuid
 from collections import Counter
+from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
@@ -54,7 +55,9 @@ class _Batch:
     ledger: dict[str, DocumentStatus]
     checkpointed: set[str]
     summary: BatchSummary
-    pipeline: DocumentPipeline | None = None
+    credentials: str | None = None
+    stack: AsyncExitStack = field(default_factory=AsyncExitStack)
+    _pipeline: DocumentPipeline | None = None
     budget: Budget = field(default_factory=lambda: Budget(None))
     progress_id: UUID | None = None
     total: int = 0
@@ -63,6 +66,18 @@ class _Batch:
     stop: bool = False
     types: Counter[str] = field(default_factory=Counter)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    connect_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    async def pipeline(self) -> DocumentPipeline:
+        """Connect on first need: a run with nothing new never starts a service."""
+        async with self.connect_lock:
+            if self._pipeline is None:
+                connection = await self.stack.enter_async_context(
+                    connect(self.credentials, self.options.credit_budget)
+                )
+                self.summary.service = connection.description
+                self._pipeline = DocumentPipeline(connection.client, self.options)
+            return self._pipeline
 
 
 def _resource(outcome_id: str, file: SourceFile) -> dict[str, str]:
@@ -131,10 +146,10 @@ async def process_file(name: str, batch: _Batch, file: SourceFile) -> str:
         logger.info("%s: not started, the credit budget could be exceeded", file.name)
         return "over_budget"
 
-    assert batch.pipeline is not None
+    pipeline = await batch.pipeline()
     spent = 0
     try:
-        outcome = await batch.pipeline.process(file, data, document_id)
+        outcome = await pipeline.process(file, data, document_id)
         spent = outcome.credits_charged
     except Deferred as exc:
         batch.summary.deferred += 1
@@ -259,9 +274,8 @@ async def process_documents(
     batch.progress_id = await acreate_progress_artifact(
         0.0, key="docai-batch-progress", description=f"Documents of {source}"
     )
-    async with connect(credentials, options.credit_budget) as connection:
-        summary.service = connection.description
-        batch.pipeline = DocumentPipeline(connection.client, options)
+    batch.credentials = credentials
+    async with batch.stack:
         sem = asyncio.Semaphore(options.max_concurrency)
 
         async def one(file: SourceFile) -> None:
