@@ -124,10 +124,31 @@ def render(ctx: Ctx, style: Style) -> tuple[bytes, int, dict[str, Any]]:
         head.append((center(ctx.t("Tel. ", "Tel ") + ctx.fake.phone_number()), ""))
     if vat:
         head.append((center(ctx.t("USt-IdNr.: ", "VAT No: ") + vat), ""))
+    columns = style.extra.get("layout") == "columns"
     body: list[tuple[str, str]] = [("", "")]
-    if not ctx.de or rng.random() < 0.5:
+    if columns:
+        # a "tax invoice" till slip: document number, cashier, then one row per item
+        body.append((center(ctx.t("RECHNUNG / QUITTUNG", "TAX INVOICE")), "bold"))
+        body.append((lr(ctx.t(f"Beleg-Nr.: {rng.randint(10000, 99999)}",
+                              f"Invoice No: {rng.randint(10000, 99999)}"),
+                        ctx.t(f"Kassierer: {rng.randint(1, 40)}",
+                              f"Cashier: {rng.randint(1, 40)}")), ""))
+        body.append(("-" * W, ""))
+        qty_w, price_w, amount_w = 4, 8, 9
+        desc_w = W - qty_w - price_w - amount_w
+        body.append((f"{ctx.t('Artikel', 'Item'):<{desc_w}}{ctx.t('Mg', 'Qty'):>{qty_w}}"
+                     f"{ctx.t('Preis', 'Price'):>{price_w}}{ctx.t('Betrag', 'Amount'):>{amount_w}}",
+                     "bold"))
+        body.append(("-" * W, ""))
+    elif not ctx.de or rng.random() < 0.5:
         body.append((lr(ctx.t("", ""), currency), ""))
     for it in items:
+        if columns:
+            desc = it["description"][: desc_w - 1]
+            body.append((f"{desc:<{desc_w}}{fmt.quantity(it['quantity'], loc):>{qty_w}}"
+                         f"{num(it['unitPrice']):>{price_w}}{num(it['amount']):>{amount_w}}",
+                         ""))
+            continue
         tag = "" if us else " " + letters[it["taxRate"]]
         if it["quantity"] > 1:
             body.append((it["description"][: W - 2], ""))
@@ -136,6 +157,9 @@ def render(ctx: Ctx, style: Style) -> tuple[bytes, int, dict[str, Any]]:
         else:
             body.append((lr(it["description"], num(it["amount"]) + tag), ""))
     body.append(("-" * W, ""))
+    if columns:
+        count = sum(int(i["quantity"]) for i in items)
+        body.append((lr(ctx.t("Anzahl Artikel", "Total Qty"), str(count)), ""))
     if us:
         body.append((lr("SUBTOTAL", num(subtotal)), ""))
         body.append((lr(f"SALES TAX {fmt.percent(taxes[0]['rate'], loc)}", num(tax)), ""))
@@ -163,12 +187,14 @@ def render(ctx: Ctx, style: Style) -> tuple[bytes, int, dict[str, Any]]:
     del paid
     if not us:
         body.append(("", ""))
-        body.append((ctx.t("MwSt     Netto    Steuer   Brutto", "VAT      Net      VAT     Gross"),
-                     ""))
+        heads = ("MwSt", "Netto", "Steuer", "Brutto") if ctx.de else ("VAT", "Net", "VAT",
+                                                                      "Gross")
+        c0, c1, c2 = (8, 8, 9) if W >= 34 else (7, 8, 8)
+        body.append((f"{heads[0]:<{c0}}{heads[1]:>{c1}}{heads[2]:>{c2}}{heads[3]:>{c2}}", ""))
         for t in taxes:
             rate_txt = f"{letters[t['rate']]} {fmt.percent(t['rate'], loc)}"
-            body.append((f"{rate_txt:<8}{num(t['base']):>7}{num(t['amount']):>9}"
-                         f"{num(t['gross']):>9}", ""))
+            body.append((f"{rate_txt:<{c0}}{num(t['base']):>{c1}}{num(t['amount']):>{c2}}"
+                         f"{num(t['gross']):>{c2}}", ""))
     body.append(("", ""))
     date_txt = fmt.date(when.date(), loc, style=0 if rng.random() < 0.7 else 2)
     time_txt = when.strftime("%H:%M:%S" if rng.random() < 0.6 else "%H:%M")
@@ -237,6 +263,13 @@ register(
                    extra={"kind": "hardware", "chars": 42})),
     Template("receipt-kiosk-narrow", "receipt", render,
              Style(font="courier", logo="none", size=7.5, extra={"kind": "grocery", "chars": 32})),
+    Template("receipt-tax-invoice", "receipt", render,
+             Style(font="liberation-mono", logo="none", size=7.5,
+                   extra={"kind": "grocery", "chars": 42, "layout": "columns"})),
+    Template("receipt-hardware-columns", "receipt", render,
+             Style(font="courier", logo="diamond", palette="grey", size=8,
+                   extra={"kind": "hardware", "chars": 46, "layout": "columns"}),
+             held_out=True),
     Template("receipt-cafe-wide", "receipt", render,
              Style(font="liberation-mono", logo="ring", palette="grey", size=9,
                    extra={"kind": "cafe", "chars": 44}), held_out=True),
