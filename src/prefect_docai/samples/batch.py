@@ -45,7 +45,10 @@ _CYCLE: tuple[tuple[str, str, str], ...] = (
     ("born-digital", "invoice", "en"),
 )
 _STREAM_MEMBERS: tuple[tuple[str, str], ...] = (
-    ("invoice", "de"), ("letter", "de"), ("delivery_note", "de"), ("invoice", "en"),
+    ("invoice", "de"),
+    ("letter", "de"),
+    ("delivery_note", "de"),
+    ("invoice", "en"),
     ("report", "en"),
 )
 _STREAM_SEPARATORS: tuple[SeparatorKind | None, ...] = (None, "qr", None, "blank")
@@ -61,8 +64,9 @@ def plan(count: int) -> list[tuple[str, str, str]]:
     return items
 
 
-def _entry(name: str, data: bytes, doc: GeneratedDocument | None, variant: str,
-           media_type: str, pages: int) -> dict[str, Any]:
+def _entry(
+    name: str, data: bytes, doc: GeneratedDocument | None, variant: str, media_type: str, pages: int
+) -> dict[str, Any]:
     entry: dict[str, Any] = {
         "file": name,
         "variant": variant,
@@ -72,27 +76,39 @@ def _entry(name: str, data: bytes, doc: GeneratedDocument | None, variant: str,
         "sha256": hashlib.sha256(data).hexdigest(),
     }
     if doc is not None:
-        entry.update(docType=doc.doc_type, lang=doc.lang, template=doc.template,
-                     truth=doc.truth)
+        entry.update(docType=doc.doc_type, lang=doc.lang, template=doc.template, truth=doc.truth)
     return entry
 
 
 def _stream(seed: int) -> tuple[bytes, dict[str, Any]]:
-    docs = [generate(t, seed=seed * 31 + k, lang=lang)
-            for k, (t, lang) in enumerate(_STREAM_MEMBERS)]
+    docs = [
+        generate(t, seed=seed * 31 + k, lang=lang) for k, (t, lang) in enumerate(_STREAM_MEMBERS)
+    ]
     pdf, starts = make_stream([d.pdf for d in docs], separators=list(_STREAM_SEPARATORS))
     segments = []
     separator_pages = []
     for k, (doc, start) in enumerate(zip(docs, starts, strict=True)):
-        segments.append({"index": k, "docType": doc.doc_type, "lang": doc.lang,
-                         "template": doc.template, "startPage": start,
-                         "endPage": start + doc.page_count - 1, "pageCount": doc.page_count,
-                         "truth": doc.truth})
+        segments.append(
+            {
+                "index": k,
+                "docType": doc.doc_type,
+                "lang": doc.lang,
+                "template": doc.template,
+                "startPage": start,
+                "endPage": start + doc.page_count - 1,
+                "pageCount": doc.page_count,
+                "truth": doc.truth,
+            }
+        )
         if k > 0 and _STREAM_SEPARATORS[k - 1] is not None:
             separator_pages.append({"page": start - 1, "kind": _STREAM_SEPARATORS[k - 1]})
     total = segments[-1]["endPage"]
-    return pdf, {"segments": segments, "separatorPages": separator_pages, "pages": total,
-                 "documentStartPages": starts}
+    return pdf, {
+        "segments": segments,
+        "separatorPages": separator_pages,
+        "pages": total,
+        "documentStartPages": starts,
+    }
 
 
 def write_batch(directory: str | Path, *, count: int = 20, seed: int = 0) -> dict[str, Any]:
@@ -109,9 +125,13 @@ def write_batch(directory: str | Path, *, count: int = 20, seed: int = 0) -> dic
             data, info = _stream(item_seed)
             name = f"{stem}-stream.pdf"
             entry = _entry(name, data, None, variant, "application/pdf", info["pages"])
-            entry.update(docType="stream", lang=lang, segments=info["segments"],
-                         separatorPages=info["separatorPages"],
-                         documentStartPages=info["documentStartPages"])
+            entry.update(
+                docType="stream",
+                lang=lang,
+                segments=info["segments"],
+                separatorPages=info["separatorPages"],
+                documentStartPages=info["documentStartPages"],
+            )
         elif variant == "e-invoice":
             from prefect_docai.samples.einvoice import generate_einvoice
 
@@ -132,8 +152,14 @@ def write_batch(directory: str | Path, *, count: int = 20, seed: int = 0) -> dic
                 entry = _entry(name, data, doc, variant, "application/pdf", doc.page_count)
         (out / name).write_bytes(data)
         entries.append(entry)
-    manifest = {"formatVersion": 1, "generator": "prefect-docai samples", "seed": seed,
-                "count": count, "documents": entries}
-    (out / MANIFEST).write_text(json.dumps(manifest, indent=2, ensure_ascii=False),
-                                encoding="utf-8")
+    manifest = {
+        "formatVersion": 1,
+        "generator": "prefect-docai samples",
+        "seed": seed,
+        "count": count,
+        "documents": entries,
+    }
+    (out / MANIFEST).write_text(
+        json.dumps(manifest, indent=2, ensure_ascii=False), encoding="utf-8"
+    )
     return manifest

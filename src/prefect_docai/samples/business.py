@@ -24,10 +24,17 @@ def letterhead(pen: Pen, ctx: Ctx, sender: Party) -> float:
     if kind == "band":
         pen.rect(0, 0, pen.width_mm, 26, fill=accent)
         pen.logo(LEFT, 6, sender.name, size=14, color=colors.white, text_color=accent)
-        pen.text(LEFT + 18, 15, sender.name, size=16, weight="bold", color=colors.white,
-                 heading=True)
-        pen.lines(right, 9, [sender.phone, sender.email, sender.web], size=7.5,
-                  color=colors.white, align="right")
+        pen.text(
+            LEFT + 18, 15, sender.name, size=16, weight="bold", color=colors.white, heading=True
+        )
+        pen.lines(
+            right,
+            9,
+            [sender.phone, sender.email, sender.web],
+            size=7.5,
+            color=colors.white,
+            align="right",
+        )
         return 36.0
     if kind == "sidebar":
         pen.rect(0, 0, 9, pen.height_mm, fill=accent)
@@ -38,18 +45,32 @@ def letterhead(pen: Pen, ctx: Ctx, sender: Party) -> float:
     if kind == "center":
         w = pen.logo(pen.width_mm / 2 - 6, 8, sender.name, size=12)
         del w
-        pen.text(pen.width_mm / 2, 27, sender.name, size=15, weight="bold", align="center",
-                 heading=True)
-        pen.text(pen.width_mm / 2, 32, f"{sender.street} · {sender.city_line()} · {sender.phone}",
-                 size=7.5, align="center", color=GREY)
+        pen.text(
+            pen.width_mm / 2, 27, sender.name, size=15, weight="bold", align="center", heading=True
+        )
+        pen.text(
+            pen.width_mm / 2,
+            32,
+            f"{sender.street} · {sender.city_line()} · {sender.phone}",
+            size=7.5,
+            align="center",
+            color=GREY,
+        )
         pen.hline(LEFT, right, 35, color=accent, width=1.2)
         return 40.0
     if kind == "right":
         w = pen.logo(right - 16, 10, sender.name, size=16)
-        pen.text(right - w - 4, 17, sender.name, size=14, weight="bold", align="right",
-                 heading=True)
-        pen.lines(right - w - 4, 22, [sender.street, sender.city_line()], size=7.5, color=GREY,
-                  align="right")
+        pen.text(
+            right - w - 4, 17, sender.name, size=14, weight="bold", align="right", heading=True
+        )
+        pen.lines(
+            right - w - 4,
+            22,
+            [sender.street, sender.city_line()],
+            size=7.5,
+            color=GREY,
+            align="right",
+        )
         return 34.0
     if kind == "plain":
         pen.text(LEFT, 18, sender.name, size=13, weight="bold", heading=True)
@@ -58,15 +79,34 @@ def letterhead(pen: Pen, ctx: Ctx, sender: Party) -> float:
     # "left"
     w = pen.logo(LEFT, 10, sender.name, size=16)
     pen.text(LEFT + w + 4, 17, sender.name, size=14, weight="bold", color=accent, heading=True)
-    pen.text(LEFT + w + 4, 22, ctx.t("Ihr Partner seit ", "Trusted since ")
-             + str(ctx.rng.randint(1950, 2015)), size=7.5, color=GREY)
-    pen.lines(right, 12, [sender.street, sender.city_line(), sender.phone, sender.email],
-              size=7.5, align="right", color=GREY)
+    pen.text(
+        LEFT + w + 4,
+        22,
+        ctx.t("Ihr Partner seit ", "Trusted since ") + str(ctx.rng.randint(1950, 2015)),
+        size=7.5,
+        color=GREY,
+    )
+    pen.lines(
+        right,
+        12,
+        [sender.street, sender.city_line(), sender.phone, sender.email],
+        size=7.5,
+        align="right",
+        color=GREY,
+    )
     return 34.0
 
 
-def address_window(pen: Pen, ctx: Ctx, sender: Party, recipient: Party, *, y: float = 45.0,
-                   x: float = 25.0, country: bool = False) -> float:
+def address_window(
+    pen: Pen,
+    ctx: Ctx,
+    sender: Party,
+    recipient: Party,
+    *,
+    y: float = 45.0,
+    x: float = 25.0,
+    country: bool = False,
+) -> float:
     """DIN 5008-style window: small return-address line, then the recipient's address."""
     ret = f"{sender.name} · {sender.street} · {sender.city_line()}"
     pen.text(x, y, ret, size=6.5, color=GREY)
@@ -75,12 +115,14 @@ def address_window(pen: Pen, ctx: Ctx, sender: Party, recipient: Party, *, y: fl
     return pen.lines(x, y + 6, rows, size=pen.style.size + 0.5, leading=4.6)
 
 
-def info_block(pen: Pen, rows: list[tuple[str, str]], *, x: float = 125.0, y: float = 50.0,
-               boxed: bool = False) -> float:
+def info_block(
+    pen: Pen, rows: list[tuple[str, str]], *, x: float = 125.0, y: float = 50.0, boxed: bool = False
+) -> float:
     """Label/value pairs (number, date, customer no.) right of the address window."""
     if boxed:
-        pen.rect(x - 2, y - 4.5, pen.width_mm - 20 - x + 4, len(rows) * 4.6 + 3,
-                 fill=pen.style.tint)
+        pen.rect(
+            x - 2, y - 4.5, pen.width_mm - 20 - x + 4, len(rows) * 4.6 + 3, fill=pen.style.tint
+        )
     for label, value in rows:
         pen.text(x, y, label, size=pen.style.size - 1)
         pen.text(pen.width_mm - 20, y, value, size=pen.style.size - 1, align="right")
@@ -99,8 +141,9 @@ def info_strip(pen: Pen, rows: list[tuple[str, str]], *, y: float) -> float:
     return y + 12
 
 
-def footer(ctx: Ctx, sender: Party, *, register: str | None = None,
-           manager: str | None = None) -> Callable[[Pen, int, int], None]:
+def footer(
+    ctx: Ctx, sender: Party, *, register: str | None = None, manager: str | None = None
+) -> Callable[[Pen, int, int], None]:
     """A page decorator printing the sender's legal/bank footer on every page."""
     cols: list[list[str]] = [[sender.name, sender.street, sender.city_line()]]
     contact = [c for c in (sender.phone, sender.email, sender.web) if c]
@@ -124,8 +167,7 @@ def footer(ctx: Ctx, sender: Party, *, register: str | None = None,
     def draw(pen: Pen, page: int, total: int) -> None:
         del page, total
         top = pen.height_mm - 24
-        pen.hline(LEFT, pen.width_mm - 20, top - 4, color=colors.HexColor("#999999"),
-                  width=0.3)
+        pen.hline(LEFT, pen.width_mm - 20, top - 4, color=colors.HexColor("#999999"), width=0.3)
         size = 6.5
         widths = [max(pen.width(row, size) for row in col) for col in cols]
         room = pen.width_mm - 40
@@ -142,7 +184,7 @@ def footer(ctx: Ctx, sender: Party, *, register: str | None = None,
 
 
 def _group(iban: str) -> str:
-    return " ".join(iban[i:i + 4] for i in range(0, len(iban), 4))
+    return " ".join(iban[i : i + 4] for i in range(0, len(iban), 4))
 
 
 def group_iban(iban: str) -> str:

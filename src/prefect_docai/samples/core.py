@@ -15,8 +15,18 @@ from prefect_docai.samples.parties import Party, company, faker
 from prefect_docai.samples.render import Style
 
 DOC_TYPES: tuple[str, ...] = (
-    "invoice", "receipt", "delivery_note", "purchase_order", "letter", "email", "form",
-    "contract", "bank_statement", "advertisement", "handwritten", "report",
+    "invoice",
+    "receipt",
+    "delivery_note",
+    "purchase_order",
+    "letter",
+    "email",
+    "form",
+    "contract",
+    "bank_statement",
+    "advertisement",
+    "handwritten",
+    "report",
 )
 LANGS: tuple[str, ...] = ("de", "en")
 
@@ -104,8 +114,9 @@ def registry() -> dict[str, list[Template]]:
     return _REGISTRY
 
 
-def make_ctx(doc_type: str, template: Template, *, seed: int, lang: str,
-             seller_seed: int | None = None) -> Ctx:
+def make_ctx(
+    doc_type: str, template: Template, *, seed: int, lang: str, seller_seed: int | None = None
+) -> Ctx:
     # A stable per-document seed: crc32 of the identity, so documents of different types or
     # templates with the same user seed still differ, and runs are reproducible.
     mixed = zlib.crc32(f"{doc_type}|{template.id}|{lang}|{seed}".encode())
@@ -121,5 +132,12 @@ def make_ctx(doc_type: str, template: Template, *, seed: int, lang: str,
     fake = faker(locale)
     fake.seed_instance(mixed)
     today = dt.date(2024, 1, 1) + dt.timedelta(days=rng.randrange(0, 900))
-    return Ctx(seed=seed, lang=lang, locale=locale, rng=rng, fake=fake, today=today,
-               seller_seed=seller_seed)
+    return Ctx(
+        seed=seed,
+        lang=lang,
+        locale=locale,
+        rng=rng,
+        fake=fake,
+        today=today,
+        seller_seed=seller_seed,
+    )

@@ -15,9 +15,23 @@ from prefect_docai.samples.generate import generate
 
 # printed unit -> UN/ECE Recommendation 20 code
 _UNIT_CODES = {
-    "Stk.": "H87", "pcs": "H87", "Std.": "HUR", "hrs": "HUR", "Tag": "DAY", "days": "DAY",
-    "m": "MTR", "kg": "KGM", "l": "LTR", "pausch.": "C62", "flat": "C62", "Karton": "XBX",
-    "box": "XBX", "Monat": "MON", "month": "MON", "Lizenz": "C62", "licence": "C62",
+    "Stk.": "H87",
+    "pcs": "H87",
+    "Std.": "HUR",
+    "hrs": "HUR",
+    "Tag": "DAY",
+    "days": "DAY",
+    "m": "MTR",
+    "kg": "KGM",
+    "l": "LTR",
+    "pausch.": "C62",
+    "flat": "C62",
+    "Karton": "XBX",
+    "box": "XBX",
+    "Monat": "MON",
+    "month": "MON",
+    "Lizenz": "C62",
+    "licence": "C62",
 }
 
 
@@ -75,8 +89,10 @@ def cii_xml(truth: dict[str, Any]) -> bytes:
         if line.get("sku"):
             item.product.seller_assigned_id = line["sku"]
         item.agreement.net.amount = Decimal(line["unitPrice"])
-        item.delivery.billed_quantity = (Decimal(line["quantity"]),
-                                         _UNIT_CODES.get(line["unit"], "C62"))
+        item.delivery.billed_quantity = (
+            Decimal(line["quantity"]),
+            _UNIT_CODES.get(line["unit"], "C62"),
+        )
         item.settlement.trade_tax.type_code = "VAT"
         item.settlement.trade_tax.category_code = "S" if Decimal(line["taxRate"]) else "Z"
         item.settlement.trade_tax.rate_applicable_percent = Decimal(line["taxRate"])
@@ -108,23 +124,34 @@ def embed(doc: GeneratedDocument) -> bytes:
     from facturx import generate_from_binary
 
     xml = cii_xml(doc.truth)
-    meta = {"author": doc.truth["seller"]["name"], "keywords": "Factur-X, Invoice",
-            "title": f"{doc.truth['title']} {doc.truth['invoiceNumber']}",
-            "subject": doc.truth["invoiceNumber"]}
-    return bytes(generate_from_binary(doc.pdf, xml, flavor="factur-x", level="en16931",
-                                      pdf_metadata=meta, lang=doc.lang))
+    meta = {
+        "author": doc.truth["seller"]["name"],
+        "keywords": "Factur-X, Invoice",
+        "title": f"{doc.truth['title']} {doc.truth['invoiceNumber']}",
+        "subject": doc.truth["invoiceNumber"],
+    }
+    return bytes(
+        generate_from_binary(
+            doc.pdf, xml, flavor="factur-x", level="en16931", pdf_metadata=meta, lang=doc.lang
+        )
+    )
 
 
-def generate_einvoice(*, seed: int, lang: str = "de", template: str | None = None,
-                      held_out: bool = False) -> GeneratedDocument:
+def generate_einvoice(
+    *, seed: int, lang: str = "de", template: str | None = None, held_out: bool = False
+) -> GeneratedDocument:
     """An invoice (EUR, EU seller) rendered and carrying its Factur-X XML."""
     for attempt in range(50):
-        doc = generate("invoice", seed=seed + attempt * 7919, lang=lang, template=template,
-                       held_out=held_out)
+        doc = generate(
+            "invoice", seed=seed + attempt * 7919, lang=lang, template=template, held_out=held_out
+        )
         # EN 16931 needs a VAT id for standard-rated lines; pick a seller that has one
         if doc.truth["seller"]["vatId"] and doc.truth["currency"] in ("EUR", "GBP"):
             break
     doc.pdf = embed(doc)
-    doc.truth["eInvoice"] = {"flavor": "factur-x", "level": "en16931",
-                             "xmlFilename": "factur-x.xml"}
+    doc.truth["eInvoice"] = {
+        "flavor": "factur-x",
+        "level": "en16931",
+        "xmlFilename": "factur-x.xml",
+    }
     return doc

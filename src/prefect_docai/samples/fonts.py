@@ -125,8 +125,16 @@ class HandFont:
 
     def fit(self, text: str) -> str:
         """``text`` with characters this face lacks spelled out (ß → ss, € → EUR)."""
-        for ch, repl in (("ß", "ss"), ("€", "EUR"), ("ä", "ae"), ("ö", "oe"), ("ü", "ue"),
-                         ("Ä", "Ae"), ("Ö", "Oe"), ("Ü", "Ue")):
+        for ch, repl in (
+            ("ß", "ss"),
+            ("€", "EUR"),
+            ("ä", "ae"),
+            ("ö", "oe"),
+            ("ü", "ue"),
+            ("Ä", "Ae"),
+            ("Ö", "Oe"),
+            ("Ü", "Ue"),
+        ):
             if ch in self.missing:
                 text = text.replace(ch, repl)
         return text

@@ -16,8 +16,15 @@ def templates(doc_type: str, *, held_out: bool = False) -> list[str]:
     return [t.id for t in registry().get(doc_type, []) if t.held_out == held_out]
 
 
-def generate(doc_type: str, *, seed: int, lang: str = "de", template: str | None = None,
-             held_out: bool = False, seller_seed: int | None = None) -> GeneratedDocument:
+def generate(
+    doc_type: str,
+    *,
+    seed: int,
+    lang: str = "de",
+    template: str | None = None,
+    held_out: bool = False,
+    seller_seed: int | None = None,
+) -> GeneratedDocument:
     """Render one document of ``doc_type``; the same arguments give the same bytes.
 
     With ``template`` None a template of the requested group is chosen from ``seed``.
@@ -43,5 +50,6 @@ def generate(doc_type: str, *, seed: int, lang: str = "de", template: str | None
     truth.setdefault("pageCount", pages)
     truth.setdefault("pageNumbering", numbering_format(chosen.style, lang) if pages else None)
     truth.setdefault("locale", ctx.locale)
-    return GeneratedDocument(doc_type=doc_type, lang=lang, template=chosen.id, pdf=pdf,
-                             page_count=pages, truth=truth)
+    return GeneratedDocument(
+        doc_type=doc_type, lang=lang, template=chosen.id, pdf=pdf, page_count=pages, truth=truth
+    )

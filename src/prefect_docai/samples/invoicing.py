@@ -72,8 +72,10 @@ class Invoice:
         bases: dict[Decimal, Decimal] = {}
         for line in self.lines:
             bases[line.rate] = bases.get(line.rate, Decimal(0)) + line.net
-        return [TaxLine(rate, base, q2(base * rate / 100))
-                for rate, base in sorted(bases.items(), reverse=True)]
+        return [
+            TaxLine(rate, base, q2(base * rate / 100))
+            for rate, base in sorted(bases.items(), reverse=True)
+        ]
 
     @property
     def net(self) -> Decimal:
@@ -102,8 +104,10 @@ class Invoice:
             "tax": dec(self.tax),
             "gross": dec(self.gross),
             "amountDue": dec(self.gross),
-            "taxes": [{"rate": rate_str(t.rate), "base": dec(t.base), "amount": dec(t.amount)}
-                      for t in self.taxes],
+            "taxes": [
+                {"rate": rate_str(t.rate), "base": dec(t.base), "amount": dec(t.amount)}
+                for t in self.taxes
+            ],
             "lineItems": [line.truth() for line in self.lines],
             "customerNumber": self.customer_no,
             "orderReference": self.order_ref,
@@ -136,7 +140,9 @@ def make_lines(ctx: Ctx, n: int, country: str, sales_rate: Decimal | None) -> li
         if sales_rate is not None:
             rate = sales_rate
         elif country == "GB":
-            rate = (RATES["GB"][1] if rng.random() < 0.5 else GB_ZERO) if reduced else RATES["GB"][0]
+            rate = (
+                (RATES["GB"][1] if rng.random() < 0.5 else GB_ZERO) if reduced else RATES["GB"][0]
+            )
         else:
             rate = RATES["DE"][1] if reduced else RATES["DE"][0]
         sku = f"{rng.choice('ABCDEFGHKLMNPRST')}{rng.randint(1000, 99999)}"

@@ -113,10 +113,15 @@ def de_tax_number(rng: random.Random) -> str:
 def _banks(country: str) -> list[Any]:
     banks = [b for b in get_banks_by_country(country) if b.bic and b.primary]
     # registry names carry internal suffixes ("Gf 160", "vormals …"); print only plain ones
-    plain = [b for b in banks if len(b.name) <= 32 and b.name.isascii()
-             and not any(ch.isdigit() for ch in b.name)
-             and not any(w in b.name for w in ("vormals", "Gf", "ITGK", "Sonder", "CC"))
-             and (country != "GB" or "BANK" in b.name.upper())]
+    plain = [
+        b
+        for b in banks
+        if len(b.name) <= 32
+        and b.name.isascii()
+        and not any(ch.isdigit() for ch in b.name)
+        and not any(w in b.name for w in ("vormals", "Gf", "ITGK", "Sonder", "CC"))
+        and (country != "GB" or "BANK" in b.name.upper())
+    ]
     banks = plain or banks
     # German account numbers follow bank-specific check schemes; banks with scheme "09"
     # accept any account number, so every generated IBAN also passes a BBAN check.
@@ -131,8 +136,9 @@ def bank_account(rng: random.Random, country: str) -> tuple[str, str, str]:
     if country == "GB":
         account = f"{rng.randint(10_000_000, 99_999_999)}"
         branch = f"{rng.randint(100_000, 999_999)}"
-        iban = IBAN.generate("GB", bank_code=bank.bank_code, account_code=account,
-                             branch_code=branch)
+        iban = IBAN.generate(
+            "GB", bank_code=bank.bank_code, account_code=account, branch_code=branch
+        )
     else:
         account = f"{rng.randint(10**8, 10**10 - 1)}"
         iban = IBAN.generate(country, bank_code=bank.bank_code, account_code=account)
@@ -193,8 +199,15 @@ def company(fk: Faker, rng: random.Random, locale: str, *, bank: bool = True) ->
 def person(fk: Faker, rng: random.Random, locale: str) -> Party:
     street, postal, city, country, state = address(fk, rng, locale)
     name = f"{fk.first_name()} {fk.last_name()}"
-    return Party(name=name, street=street, postal_code=postal, city=city, country=country,
-                 state=state, phone=fk.phone_number())
+    return Party(
+        name=name,
+        street=street,
+        postal_code=postal,
+        city=city,
+        country=country,
+        state=state,
+        phone=fk.phone_number(),
+    )
 
 
 def customer(fk: Faker, rng: random.Random, locale: str) -> Party:
@@ -205,8 +218,11 @@ def customer(fk: Faker, rng: random.Random, locale: str) -> Party:
         if rng.random() < 0.5:
             party.vat_id = None
         if rng.random() < 0.4:
-            prefix = {"DE": rng.choice(["z. Hd. ", "Herr ", "Frau ", ""]), "GB": "FAO ",
-                      "US": "Attn: "}[party.country]
+            prefix = {
+                "DE": rng.choice(["z. Hd. ", "Herr ", "Frau ", ""]),
+                "GB": "FAO ",
+                "US": "Attn: ",
+            }[party.country]
             party.contact = f"{prefix}{fk.first_name()} {fk.last_name()}".strip()
         return party
     return person(fk, rng, locale)

@@ -95,8 +95,13 @@ def numbering_format(style: Style, lang: str) -> str | None:
 class _DeferredCanvas(Canvas):  # type: ignore[misc]
     """Keeps page states until ``save`` so that footers can show the page total."""
 
-    def __init__(self, buffer: io.BytesIO, *, pagesize: tuple[float, float],
-                 footer: Callable[[Canvas, int, int], None] | None) -> None:
+    def __init__(
+        self,
+        buffer: io.BytesIO,
+        *,
+        pagesize: tuple[float, float],
+        footer: Callable[[Canvas, int, int], None] | None,
+    ) -> None:
         super().__init__(buffer, pagesize=pagesize, invariant=1, pageCompression=1)
         self._states: list[dict[str, Any]] = []
         self._footer = footer
@@ -118,9 +123,16 @@ class _DeferredCanvas(Canvas):  # type: ignore[misc]
 class Pen:
     """A document being drawn: text and shapes in mm from the top-left corner."""
 
-    def __init__(self, style: Style, lang: str, *, pagesize: tuple[float, float] | None = None,
-                 decorate: Callable[[Pen, int, int], None] | None = None,
-                 title: str = "", author: str = "") -> None:
+    def __init__(
+        self,
+        style: Style,
+        lang: str,
+        *,
+        pagesize: tuple[float, float] | None = None,
+        decorate: Callable[[Pen, int, int], None] | None = None,
+        title: str = "",
+        author: str = "",
+    ) -> None:
         self.style = style
         self.lang = lang
         self.size = pagesize or (LETTER if style.letter_size else A4)
@@ -172,9 +184,19 @@ class Pen:
         fam = self.head if heading else self.fam
         return str(getattr(fam, weight))
 
-    def text(self, x: float, y: float, s: str, *, size: float | None = None,
-             weight: str = "regular", color: Color | None = None, align: str = "left",
-             heading: bool = False, font: str | None = None) -> None:
+    def text(
+        self,
+        x: float,
+        y: float,
+        s: str,
+        *,
+        size: float | None = None,
+        weight: str = "regular",
+        color: Color | None = None,
+        align: str = "left",
+        heading: bool = False,
+        font: str | None = None,
+    ) -> None:
         name = font or self.font(weight, heading)
         self.c.setFont(name, size or self.style.size)
         self.c.setFillColor(color or colors.black)
@@ -189,9 +211,18 @@ class Pen:
         """Width of ``s`` in mm."""
         return float(stringWidth(s, self.font(weight), size or self.style.size)) / mm
 
-    def lines(self, x: float, y: float, rows: Sequence[str], *, size: float | None = None,
-              leading: float | None = None, weight: str = "regular",
-              color: Color | None = None, align: str = "left") -> float:
+    def lines(
+        self,
+        x: float,
+        y: float,
+        rows: Sequence[str],
+        *,
+        size: float | None = None,
+        leading: float | None = None,
+        weight: str = "regular",
+        color: Color | None = None,
+        align: str = "left",
+    ) -> float:
         """Draw one string per line; returns the y below the block."""
         sz = size or self.style.size
         lead = leading or sz * 0.42
@@ -200,14 +231,24 @@ class Pen:
             y += lead
         return y
 
-    def wrap(self, s: str, width_mm: float, *, size: float | None = None,
-             weight: str = "regular") -> list[str]:
+    def wrap(
+        self, s: str, width_mm: float, *, size: float | None = None, weight: str = "regular"
+    ) -> list[str]:
         return list(simpleSplit(s, self.font(weight), size or self.style.size, width_mm * mm))
 
-    def paragraph(self, x: float, y: float, s: str, width_mm: float, *,
-                  size: float | None = None, leading: float | None = None,
-                  weight: str = "regular", bottom: float | None = None,
-                  on_break: Callable[[], float] | None = None) -> float:
+    def paragraph(
+        self,
+        x: float,
+        y: float,
+        s: str,
+        width_mm: float,
+        *,
+        size: float | None = None,
+        leading: float | None = None,
+        weight: str = "regular",
+        bottom: float | None = None,
+        on_break: Callable[[], float] | None = None,
+    ) -> float:
         """Wrap and draw a paragraph, breaking the page at ``bottom``; returns the next y."""
         sz = size or self.style.size
         lead = leading or sz * 0.45
@@ -220,8 +261,18 @@ class Pen:
             y += lead
         return y
 
-    def rect(self, x: float, y: float, w: float, h: float, *, fill: Color | None = None,
-             stroke: Color | None = None, width: float = 0.5, radius: float = 0) -> None:
+    def rect(
+        self,
+        x: float,
+        y: float,
+        w: float,
+        h: float,
+        *,
+        fill: Color | None = None,
+        stroke: Color | None = None,
+        width: float = 0.5,
+        radius: float = 0,
+    ) -> None:
         """A rectangle whose top-left corner is at (x, y)."""
         c = self.c
         c.setLineWidth(width)
@@ -231,27 +282,38 @@ class Pen:
             c.setStrokeColor(stroke)
         args = (x * mm, self.y(y + h), w * mm, h * mm)
         if radius:
-            c.roundRect(*args, radius * mm, stroke=int(stroke is not None),
-                        fill=int(fill is not None))
+            c.roundRect(
+                *args, radius * mm, stroke=int(stroke is not None), fill=int(fill is not None)
+            )
         else:
             c.rect(*args, stroke=int(stroke is not None), fill=int(fill is not None))
 
-    def hline(self, x0: float, x1: float, y: float, *, color: Color | None = None,
-              width: float = 0.5) -> None:
+    def hline(
+        self, x0: float, x1: float, y: float, *, color: Color | None = None, width: float = 0.5
+    ) -> None:
         self.c.setStrokeColor(color or colors.black)
         self.c.setLineWidth(width)
         self.c.line(x0 * mm, self.y(y), x1 * mm, self.y(y))
 
-    def vline(self, x: float, y0: float, y1: float, *, color: Color | None = None,
-              width: float = 0.5) -> None:
+    def vline(
+        self, x: float, y0: float, y1: float, *, color: Color | None = None, width: float = 0.5
+    ) -> None:
         self.c.setStrokeColor(color or colors.black)
         self.c.setLineWidth(width)
         self.c.line(x * mm, self.y(y0), x * mm, self.y(y1))
 
     # -- composite -----------------------------------------------------------------------
-    def logo(self, x: float, y: float, name: str, *, kind: str | None = None,
-             size: float = 14, color: Color | None = None,
-             text_color: Color | None = None) -> float:
+    def logo(
+        self,
+        x: float,
+        y: float,
+        name: str,
+        *,
+        kind: str | None = None,
+        size: float = 14,
+        color: Color | None = None,
+        text_color: Color | None = None,
+    ) -> float:
         """A logo drawn from shapes plus initials; returns its width in mm."""
         c = self.c
         accent = color or self.style.accent
@@ -277,8 +339,14 @@ class Pen:
         elif kind == "bars":
             for i in range(3):
                 h = size * (0.45 + 0.27 * i)
-                c.rect((x + i * size / 3) * mm, self.y(y + size), size / 3.6 * mm, h * mm,
-                       stroke=0, fill=1)
+                c.rect(
+                    (x + i * size / 3) * mm,
+                    self.y(y + size),
+                    size / 3.6 * mm,
+                    h * mm,
+                    stroke=0,
+                    fill=1,
+                )
             return size
         elif kind == "triangle":
             path = c.beginPath()
@@ -317,10 +385,19 @@ class Column:
     align: str = "left"
 
 
-def table(pen: Pen, x: float, y: float, columns: Sequence[Column], rows: Sequence[Sequence[str]],
-          *, bottom: float, restart: Callable[[], float], row_h: float | None = None,
-          size: float | None = None, carry: Callable[[int], tuple[str, str]] | None = None
-          ) -> float:
+def table(
+    pen: Pen,
+    x: float,
+    y: float,
+    columns: Sequence[Column],
+    rows: Sequence[Sequence[str]],
+    *,
+    bottom: float,
+    restart: Callable[[], float],
+    row_h: float | None = None,
+    size: float | None = None,
+    carry: Callable[[int], tuple[str, str]] | None = None,
+) -> float:
     """Draw a table that continues on new pages; returns y below the last row.
 
     ``restart`` starts a continuation page and returns the y where the table resumes.
@@ -342,27 +419,36 @@ def table(pen: Pen, x: float, y: float, columns: Sequence[Column], rows: Sequenc
         cx = x
         for col in columns:
             tx = cx + 1.5 if col.align == "left" else cx + col.width - 1.5
-            pen.text(tx, y0 + rh * 0.72, col.title, size=sz, weight="bold", color=color,
-                     align="left" if col.align == "left" else "right")
+            pen.text(
+                tx,
+                y0 + rh * 0.72,
+                col.title,
+                size=sz,
+                weight="bold",
+                color=color,
+                align="left" if col.align == "left" else "right",
+            )
             cx += col.width
         y1 = y0 + rh + 1
         if st in ("lines", "plain"):
-            pen.hline(x, x + total_w, y1, color=accent if st == "lines" else colors.black,
-                      width=0.8)
+            pen.hline(
+                x, x + total_w, y1, color=accent if st == "lines" else colors.black, width=0.8
+            )
         return y1
 
     y = header(y)
     for i, row in enumerate(rows):
-        wrapped = [pen.wrap(cell, col.width - 3, size=sz) if col.align == "left" else [cell]
-                   for cell, col in zip(row, columns, strict=True)]
+        wrapped = [
+            pen.wrap(cell, col.width - 3, size=sz) if col.align == "left" else [cell]
+            for cell, col in zip(row, columns, strict=True)
+        ]
         n = max(len(w) for w in wrapped) or 1
         h = rh * n + (0.6 if n > 1 else 0)
         if y + h > bottom:
             if carry is not None:
                 label, amount = carry(i)
                 pen.text(x + total_w - 30, y + rh, label, size=sz, weight="bold", align="right")
-                pen.text(x + total_w - 1.5, y + rh, amount, size=sz, weight="bold",
-                         align="right")
+                pen.text(x + total_w - 1.5, y + rh, amount, size=sz, weight="bold", align="right")
             pen.new_page()
             y = header(restart())
             if carry is not None:

@@ -55,9 +55,11 @@ def page_count(pdf: bytes) -> int:
         return len(doc.pages)
 
 
-def make_stream(docs: Sequence[bytes], *,
-                separators: SeparatorKind | Sequence[SeparatorKind | None] | None = None
-                ) -> tuple[bytes, list[int]]:
+def make_stream(
+    docs: Sequence[bytes],
+    *,
+    separators: SeparatorKind | Sequence[SeparatorKind | None] | None = None,
+) -> tuple[bytes, list[int]]:
     """Join ``docs`` into one PDF; returns it and each document's 1-based start page.
 
     ``separators`` puts a separator sheet before every document but the first (one kind for
@@ -96,10 +98,16 @@ def make_stream(docs: Sequence[bytes], *,
         out.close()
 
 
-def sample_stream(seed: int, *, documents: int = 5, langs: Sequence[str] = ("de", "en"),
-                  doc_types: Sequence[str] | None = None, separator_rate: float = 0.3,
-                  same_supplier_rate: float = 0.3, held_out: bool = False,
-                  ) -> tuple[bytes, list[dict[str, Any]]]:
+def sample_stream(
+    seed: int,
+    *,
+    documents: int = 5,
+    langs: Sequence[str] = ("de", "en"),
+    doc_types: Sequence[str] | None = None,
+    separator_rate: float = 0.3,
+    same_supplier_rate: float = 0.3,
+    held_out: bool = False,
+) -> tuple[bytes, list[dict[str, Any]]]:
     """A random page stream of generated documents with known boundaries.
 
     Some neighbours are invoices from the same supplier and template (the hard case for
@@ -120,20 +128,39 @@ def sample_stream(seed: int, *, documents: int = 5, langs: Sequence[str] = ("de"
         prev = docs[-1] if docs else None
         if prev is not None and prev.doc_type == "invoice" and rng.random() < same_supplier_rate:
             # the next invoice of the same supplier, in the same layout
-            doc = generate("invoice", seed=rng.randrange(2**31), lang=prev.lang,
-                           template=prev.template, seller_seed=seller_seed)
+            doc = generate(
+                "invoice",
+                seed=rng.randrange(2**31),
+                lang=prev.lang,
+                template=prev.template,
+                seller_seed=seller_seed,
+            )
         else:
             doc_type = rng.choice(types)
             seller_seed = rng.randrange(2**31)
-            doc = generate(doc_type, seed=rng.randrange(2**31), lang=rng.choice(list(langs)),
-                           held_out=held_out,
-                           seller_seed=seller_seed if doc_type == "invoice" else None)
+            doc = generate(
+                doc_type,
+                seed=rng.randrange(2**31),
+                lang=rng.choice(list(langs)),
+                held_out=held_out,
+                seller_seed=seller_seed if doc_type == "invoice" else None,
+            )
         docs.append(doc)
     gaps: list[SeparatorKind | None] = [
         rng.choice(("blank", "qr", "barcode")) if rng.random() < separator_rate else None
-        for _ in range(len(docs) - 1)]
+        for _ in range(len(docs) - 1)
+    ]
     pdf, starts = make_stream([d.pdf for d in docs], separators=gaps)
-    segments = [{"docType": d.doc_type, "lang": d.lang, "template": d.template,
-                 "startPage": s, "endPage": s + d.page_count - 1, "pageCount": d.page_count,
-                 "truth": d.truth} for d, s in zip(docs, starts, strict=True)]
+    segments = [
+        {
+            "docType": d.doc_type,
+            "lang": d.lang,
+            "template": d.template,
+            "startPage": s,
+            "endPage": s + d.page_count - 1,
+            "pageCount": d.page_count,
+            "truth": d.truth,
+        }
+        for d, s in zip(docs, starts, strict=True)
+    ]
     return pdf, segments

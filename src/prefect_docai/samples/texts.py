@@ -165,17 +165,28 @@ LETTER_TOPICS: dict[str, tuple[str, list[str], str, list[str]]] = {
     ),
 }
 
-JOBS = (("Sachbearbeiter/in Buchhaltung", "accounts assistant"),
-        ("Projektleiter/in", "project manager"),
-        ("Elektroniker/in", "electrician"),
-        ("Kundenberater/in", "customer adviser"))
+JOBS = (
+    ("Sachbearbeiter/in Buchhaltung", "accounts assistant"),
+    ("Projektleiter/in", "project manager"),
+    ("Elektroniker/in", "electrician"),
+    ("Kundenberater/in", "customer adviser"),
+)
 
-GREETINGS_DE = ("Sehr geehrte Damen und Herren,", "Sehr geehrte Frau {last},",
-                "Sehr geehrter Herr {last},", "Guten Tag {first} {last},", "Hallo {first},")
-GREETINGS_EN = ("Dear Sir or Madam,", "Dear Ms {last},", "Dear Mr {last},", "Dear {first},",
-                "To whom it may concern,")
-CLOSINGS_DE = ("Mit freundlichen Grüßen", "Freundliche Grüße", "Viele Grüße",
-               "Mit besten Grüßen")
+GREETINGS_DE = (
+    "Sehr geehrte Damen und Herren,",
+    "Sehr geehrte Frau {last},",
+    "Sehr geehrter Herr {last},",
+    "Guten Tag {first} {last},",
+    "Hallo {first},",
+)
+GREETINGS_EN = (
+    "Dear Sir or Madam,",
+    "Dear Ms {last},",
+    "Dear Mr {last},",
+    "Dear {first},",
+    "To whom it may concern,",
+)
+CLOSINGS_DE = ("Mit freundlichen Grüßen", "Freundliche Grüße", "Viele Grüße", "Mit besten Grüßen")
 CLOSINGS_EN = ("Yours faithfully,", "Yours sincerely,", "Kind regards,", "Best regards,")
 
 # Reports: kinds (German, English), section headings and sentences with {pct}, {year},
@@ -238,60 +249,96 @@ REPORT_SENTENCES_EN = (
     "Renewable energy accounted for {pct}% of consumption.",
     "We recommend continuing these measures in the next quarter.",
 )
-REGIONS = (("Nord", "North"), ("Süd", "South"), ("West", "West"), ("Ost", "East"),
-           ("DACH", "UK & Ireland"), ("Benelux", "Nordics"))
+REGIONS = (
+    ("Nord", "North"),
+    ("Süd", "South"),
+    ("West", "West"),
+    ("Ost", "East"),
+    ("DACH", "UK & Ireland"),
+    ("Benelux", "Nordics"),
+)
 
 # E-mails: (German subject, German body paragraphs, English subject, English paragraphs)
 EMAIL_TOPICS: tuple[tuple[str, list[str], str, list[str]], ...] = (
-    ("Rückfrage zu Ihrem Angebot {number}",
-     ["vielen Dank für das Angebot, das Sie uns gestern geschickt haben.",
-      "Bevor wir den Auftrag freigeben können, hätten wir noch zwei Fragen: Ist die Lieferung "
-      "bis zum {date} möglich, und sind die Versandkosten im Preis enthalten?",
-      "Eine kurze Rückmeldung bis Ende der Woche wäre super."],
-     "Question about your quote {number}",
-     ["Thanks for sending over the quote yesterday.",
-      "Before we can sign off the order we have two questions: can you deliver by {date}, and "
-      "is shipping included in the price?",
-      "A quick reply by the end of the week would be great."]),
-    ("Terminvorschlag Projektmeeting",
-     ["wie besprochen schlage ich für unser nächstes Projektmeeting den {date} um 10:00 Uhr "
-      "vor.",
-      "Agenda: Stand der Umsetzung, offene Punkte aus dem letzten Protokoll, nächste "
-      "Schritte. Den Einwahllink schicke ich separat.",
-      "Bitte gebt mir kurz Bescheid, ob der Termin passt."],
-     "Proposed date for the project meeting",
-     ["As discussed, I'd like to suggest {date} at 10am for our next project meeting.",
-      "Agenda: progress update, open items from the last minutes, next steps. I'll send the "
-      "dial-in link separately.",
-      "Please let me know whether that works for you."]),
-    ("AW: Rechnung {number}",
-     ["danke für den Hinweis. Die Rechnung {number} ist bei uns eingegangen und zur Zahlung "
-      "freigegeben.",
-      "Die Überweisung erfolgt mit dem nächsten Zahllauf am {date}.",
-      "Bei Fragen melden Sie sich gerne."],
-     "RE: Invoice {number}",
-     ["Thanks for the reminder. Invoice {number} has been received and approved for payment.",
-      "The transfer will go out with our next payment run on {date}.",
-      "Let me know if you have any questions."]),
-    ("Ihre Bestellung {number} wurde versandt",
-     ["gute Nachrichten: Ihre Bestellung {number} hat unser Lager verlassen.",
-      "Die Sendung wird voraussichtlich am {date} zugestellt. Den aktuellen Status können Sie "
-      "jederzeit über die Sendungsverfolgung abrufen.",
-      "Vielen Dank für Ihren Einkauf!"],
-     "Your order {number} has shipped",
-     ["Good news: your order {number} is on its way.",
-      "It should arrive on {date}. You can follow your parcel at any time with the tracking "
-      "link.",
-      "Thank you for shopping with us!"]),
-    ("Urlaubsvertretung vom {date}",
-     ["ich bin ab dem {date} für zwei Wochen im Urlaub.",
-      "In dringenden Fällen wenden Sie sich bitte an {name}, die/der mich in dieser Zeit "
-      "vertritt.",
-      "Nach meiner Rückkehr melde ich mich umgehend bei Ihnen."],
-     "Out of office from {date}",
-     ["I'll be on leave for two weeks from {date}.",
-      "For anything urgent please contact {name}, who is covering for me.",
-      "I'll get back to you as soon as I return."]),
+    (
+        "Rückfrage zu Ihrem Angebot {number}",
+        [
+            "vielen Dank für das Angebot, das Sie uns gestern geschickt haben.",
+            "Bevor wir den Auftrag freigeben können, hätten wir noch zwei Fragen: Ist die Lieferung "
+            "bis zum {date} möglich, und sind die Versandkosten im Preis enthalten?",
+            "Eine kurze Rückmeldung bis Ende der Woche wäre super.",
+        ],
+        "Question about your quote {number}",
+        [
+            "Thanks for sending over the quote yesterday.",
+            "Before we can sign off the order we have two questions: can you deliver by {date}, and "
+            "is shipping included in the price?",
+            "A quick reply by the end of the week would be great.",
+        ],
+    ),
+    (
+        "Terminvorschlag Projektmeeting",
+        [
+            "wie besprochen schlage ich für unser nächstes Projektmeeting den {date} um 10:00 Uhr "
+            "vor.",
+            "Agenda: Stand der Umsetzung, offene Punkte aus dem letzten Protokoll, nächste "
+            "Schritte. Den Einwahllink schicke ich separat.",
+            "Bitte gebt mir kurz Bescheid, ob der Termin passt.",
+        ],
+        "Proposed date for the project meeting",
+        [
+            "As discussed, I'd like to suggest {date} at 10am for our next project meeting.",
+            "Agenda: progress update, open items from the last minutes, next steps. I'll send the "
+            "dial-in link separately.",
+            "Please let me know whether that works for you.",
+        ],
+    ),
+    (
+        "AW: Rechnung {number}",
+        [
+            "danke für den Hinweis. Die Rechnung {number} ist bei uns eingegangen und zur Zahlung "
+            "freigegeben.",
+            "Die Überweisung erfolgt mit dem nächsten Zahllauf am {date}.",
+            "Bei Fragen melden Sie sich gerne.",
+        ],
+        "RE: Invoice {number}",
+        [
+            "Thanks for the reminder. Invoice {number} has been received and approved for payment.",
+            "The transfer will go out with our next payment run on {date}.",
+            "Let me know if you have any questions.",
+        ],
+    ),
+    (
+        "Ihre Bestellung {number} wurde versandt",
+        [
+            "gute Nachrichten: Ihre Bestellung {number} hat unser Lager verlassen.",
+            "Die Sendung wird voraussichtlich am {date} zugestellt. Den aktuellen Status können Sie "
+            "jederzeit über die Sendungsverfolgung abrufen.",
+            "Vielen Dank für Ihren Einkauf!",
+        ],
+        "Your order {number} has shipped",
+        [
+            "Good news: your order {number} is on its way.",
+            "It should arrive on {date}. You can follow your parcel at any time with the tracking "
+            "link.",
+            "Thank you for shopping with us!",
+        ],
+    ),
+    (
+        "Urlaubsvertretung vom {date}",
+        [
+            "ich bin ab dem {date} für zwei Wochen im Urlaub.",
+            "In dringenden Fällen wenden Sie sich bitte an {name}, die/der mich in dieser Zeit "
+            "vertritt.",
+            "Nach meiner Rückkehr melde ich mich umgehend bei Ihnen.",
+        ],
+        "Out of office from {date}",
+        [
+            "I'll be on leave for two weeks from {date}.",
+            "For anything urgent please contact {name}, who is covering for me.",
+            "I'll get back to you as soon as I return.",
+        ],
+    ),
 )
 
 EMAIL_SIGNOFFS_DE = ("Viele Grüße", "Beste Grüße", "Freundliche Grüße", "LG", "Gruß")
@@ -300,85 +347,153 @@ EMAIL_SIGNOFFS_EN = ("Best regards,", "Kind regards,", "Cheers,", "Thanks,", "Be
 # Contracts: kinds with parties' roles, and clauses (German heading, German sentences,
 # English heading, English sentences)
 CONTRACT_KINDS = (
-    ("Dienstleistungsvertrag", "Service Agreement", ("Auftraggeber", "Auftragnehmer"),
-     ("Client", "Contractor")),
-    ("Mietvertrag für Gewerberäume", "Commercial Lease Agreement", ("Vermieter", "Mieter"),
-     ("Landlord", "Tenant")),
-    ("Arbeitsvertrag", "Employment Contract", ("Arbeitgeber", "Arbeitnehmer"),
-     ("Employer", "Employee")),
-    ("Geheimhaltungsvereinbarung", "Non-Disclosure Agreement", ("Offenlegende Partei",
-     "Empfangende Partei"), ("Disclosing Party", "Receiving Party")),
-    ("Wartungsvertrag", "Maintenance Agreement", ("Kunde", "Dienstleister"),
-     ("Customer", "Service Provider")),
+    (
+        "Dienstleistungsvertrag",
+        "Service Agreement",
+        ("Auftraggeber", "Auftragnehmer"),
+        ("Client", "Contractor"),
+    ),
+    (
+        "Mietvertrag für Gewerberäume",
+        "Commercial Lease Agreement",
+        ("Vermieter", "Mieter"),
+        ("Landlord", "Tenant"),
+    ),
+    (
+        "Arbeitsvertrag",
+        "Employment Contract",
+        ("Arbeitgeber", "Arbeitnehmer"),
+        ("Employer", "Employee"),
+    ),
+    (
+        "Geheimhaltungsvereinbarung",
+        "Non-Disclosure Agreement",
+        ("Offenlegende Partei", "Empfangende Partei"),
+        ("Disclosing Party", "Receiving Party"),
+    ),
+    (
+        "Wartungsvertrag",
+        "Maintenance Agreement",
+        ("Kunde", "Dienstleister"),
+        ("Customer", "Service Provider"),
+    ),
 )
 CONTRACT_CLAUSES: tuple[tuple[str, list[str], str, list[str]], ...] = (
-    ("Vertragsgegenstand",
-     ["Gegenstand dieses Vertrags ist die Erbringung der in Anlage 1 beschriebenen Leistungen.",
-      "Änderungen des Leistungsumfangs bedürfen einer schriftlichen Vereinbarung.",
-      "Die Anlagen sind Bestandteil dieses Vertrags."],
-     "Subject matter",
-     ["The subject of this agreement is the provision of the services described in Schedule 1.",
-      "Any change to the scope of services must be agreed in writing.",
-      "The schedules form part of this agreement."]),
-    ("Vertragsdauer und Kündigung",
-     ["Der Vertrag beginnt am {date} und wird auf unbestimmte Zeit geschlossen.",
-      "Er kann von beiden Parteien mit einer Frist von drei Monaten zum Quartalsende "
-      "gekündigt werden.",
-      "Das Recht zur außerordentlichen Kündigung aus wichtigem Grund bleibt unberührt."],
-     "Term and termination",
-     ["This agreement commences on {date} and continues for an indefinite period.",
-      "Either party may terminate it by giving three months' notice to the end of a quarter.",
-      "The right to terminate for good cause remains unaffected."]),
-    ("Vergütung",
-     ["Die monatliche Vergütung beträgt {amount} zuzüglich der gesetzlichen Umsatzsteuer.",
-      "Rechnungen sind innerhalb von 14 Tagen nach Zugang ohne Abzug zur Zahlung fällig.",
-      "Reisekosten werden nur nach vorheriger Zustimmung erstattet."],
-     "Remuneration",
-     ["The monthly fee is {amount} plus VAT at the applicable rate.",
-      "Invoices are payable in full within 14 days of receipt.",
-      "Travel expenses are reimbursed only with prior approval."]),
-    ("Pflichten der Parteien",
-     ["Die Parteien arbeiten vertrauensvoll zusammen und informieren sich unverzüglich über "
-      "alle Umstände, die die Vertragserfüllung beeinträchtigen können.",
-      "Jede Partei benennt einen verantwortlichen Ansprechpartner."],
-     "Obligations of the parties",
-     ["The parties shall cooperate in good faith and inform each other without delay of any "
-      "circumstances that may affect performance.",
-      "Each party shall appoint a responsible contact person."]),
-    ("Haftung",
-     ["Die Haftung für leichte Fahrlässigkeit ist ausgeschlossen, soweit nicht wesentliche "
-      "Vertragspflichten verletzt werden.",
-      "Die Haftung ist der Höhe nach auf den vertragstypischen, vorhersehbaren Schaden "
-      "begrenzt.",
-      "Die Haftung nach dem Produkthaftungsgesetz bleibt unberührt."],
-     "Liability",
-     ["Liability for slight negligence is excluded unless essential contractual obligations "
-      "are breached.",
-      "Liability is limited to the foreseeable damage typical for this type of agreement.",
-      "Statutory liability that cannot be excluded remains unaffected."]),
-    ("Vertraulichkeit",
-     ["Die Parteien verpflichten sich, alle vertraulichen Informationen geheim zu halten.",
-      "Diese Pflicht besteht auch nach Beendigung des Vertrags für weitere fünf Jahre fort."],
-     "Confidentiality",
-     ["The parties undertake to keep all confidential information secret.",
-      "This obligation survives termination of the agreement for a further five years."]),
-    ("Datenschutz",
-     ["Die Parteien beachten die Vorschriften der DSGVO und des BDSG.",
-      "Soweit personenbezogene Daten im Auftrag verarbeitet werden, schließen die Parteien "
-      "einen gesonderten Auftragsverarbeitungsvertrag."],
-     "Data protection",
-     ["The parties shall comply with applicable data protection law, including the UK GDPR.",
-      "Where personal data is processed on behalf of the other party, a separate data "
-      "processing agreement shall be concluded."]),
-    ("Schlussbestimmungen",
-     ["Änderungen und Ergänzungen dieses Vertrags bedürfen der Schriftform.",
-      "Sollte eine Bestimmung unwirksam sein, bleibt die Wirksamkeit der übrigen "
-      "Bestimmungen unberührt.",
-      "Gerichtsstand ist {city}. Es gilt das Recht der Bundesrepublik Deutschland."],
-     "Final provisions",
-     ["Amendments to this agreement must be made in writing.",
-      "Should any provision be invalid, the validity of the remaining provisions shall not be "
-      "affected.",
-      "This agreement is governed by the laws of England and Wales; the courts of {city} have "
-      "jurisdiction."]),
+    (
+        "Vertragsgegenstand",
+        [
+            "Gegenstand dieses Vertrags ist die Erbringung der in Anlage 1 beschriebenen Leistungen.",
+            "Änderungen des Leistungsumfangs bedürfen einer schriftlichen Vereinbarung.",
+            "Die Anlagen sind Bestandteil dieses Vertrags.",
+        ],
+        "Subject matter",
+        [
+            "The subject of this agreement is the provision of the services described in Schedule 1.",
+            "Any change to the scope of services must be agreed in writing.",
+            "The schedules form part of this agreement.",
+        ],
+    ),
+    (
+        "Vertragsdauer und Kündigung",
+        [
+            "Der Vertrag beginnt am {date} und wird auf unbestimmte Zeit geschlossen.",
+            "Er kann von beiden Parteien mit einer Frist von drei Monaten zum Quartalsende "
+            "gekündigt werden.",
+            "Das Recht zur außerordentlichen Kündigung aus wichtigem Grund bleibt unberührt.",
+        ],
+        "Term and termination",
+        [
+            "This agreement commences on {date} and continues for an indefinite period.",
+            "Either party may terminate it by giving three months' notice to the end of a quarter.",
+            "The right to terminate for good cause remains unaffected.",
+        ],
+    ),
+    (
+        "Vergütung",
+        [
+            "Die monatliche Vergütung beträgt {amount} zuzüglich der gesetzlichen Umsatzsteuer.",
+            "Rechnungen sind innerhalb von 14 Tagen nach Zugang ohne Abzug zur Zahlung fällig.",
+            "Reisekosten werden nur nach vorheriger Zustimmung erstattet.",
+        ],
+        "Remuneration",
+        [
+            "The monthly fee is {amount} plus VAT at the applicable rate.",
+            "Invoices are payable in full within 14 days of receipt.",
+            "Travel expenses are reimbursed only with prior approval.",
+        ],
+    ),
+    (
+        "Pflichten der Parteien",
+        [
+            "Die Parteien arbeiten vertrauensvoll zusammen und informieren sich unverzüglich über "
+            "alle Umstände, die die Vertragserfüllung beeinträchtigen können.",
+            "Jede Partei benennt einen verantwortlichen Ansprechpartner.",
+        ],
+        "Obligations of the parties",
+        [
+            "The parties shall cooperate in good faith and inform each other without delay of any "
+            "circumstances that may affect performance.",
+            "Each party shall appoint a responsible contact person.",
+        ],
+    ),
+    (
+        "Haftung",
+        [
+            "Die Haftung für leichte Fahrlässigkeit ist ausgeschlossen, soweit nicht wesentliche "
+            "Vertragspflichten verletzt werden.",
+            "Die Haftung ist der Höhe nach auf den vertragstypischen, vorhersehbaren Schaden "
+            "begrenzt.",
+            "Die Haftung nach dem Produkthaftungsgesetz bleibt unberührt.",
+        ],
+        "Liability",
+        [
+            "Liability for slight negligence is excluded unless essential contractual obligations "
+            "are breached.",
+            "Liability is limited to the foreseeable damage typical for this type of agreement.",
+            "Statutory liability that cannot be excluded remains unaffected.",
+        ],
+    ),
+    (
+        "Vertraulichkeit",
+        [
+            "Die Parteien verpflichten sich, alle vertraulichen Informationen geheim zu halten.",
+            "Diese Pflicht besteht auch nach Beendigung des Vertrags für weitere fünf Jahre fort.",
+        ],
+        "Confidentiality",
+        [
+            "The parties undertake to keep all confidential information secret.",
+            "This obligation survives termination of the agreement for a further five years.",
+        ],
+    ),
+    (
+        "Datenschutz",
+        [
+            "Die Parteien beachten die Vorschriften der DSGVO und des BDSG.",
+            "Soweit personenbezogene Daten im Auftrag verarbeitet werden, schließen die Parteien "
+            "einen gesonderten Auftragsverarbeitungsvertrag.",
+        ],
+        "Data protection",
+        [
+            "The parties shall comply with applicable data protection law, including the UK GDPR.",
+            "Where personal data is processed on behalf of the other party, a separate data "
+            "processing agreement shall be concluded.",
+        ],
+    ),
+    (
+        "Schlussbestimmungen",
+        [
+            "Änderungen und Ergänzungen dieses Vertrags bedürfen der Schriftform.",
+            "Sollte eine Bestimmung unwirksam sein, bleibt die Wirksamkeit der übrigen "
+            "Bestimmungen unberührt.",
+            "Gerichtsstand ist {city}. Es gilt das Recht der Bundesrepublik Deutschland.",
+        ],
+        "Final provisions",
+        [
+            "Amendments to this agreement must be made in writing.",
+            "Should any provision be invalid, the validity of the remaining provisions shall not be "
+            "affected.",
+            "This agreement is governed by the laws of England and Wales; the courts of {city} have "
+            "jurisdiction.",
+        ],
+    ),
 )

@@ -21,8 +21,13 @@ def test_cli_writes_a_batch_whose_manifest_matches_the_files(tmp_path: Path) -> 
     docs = manifest["documents"]
     assert len(docs) == 12
     variants = {(d["docType"], d["variant"]) for d in docs}
-    assert {("invoice", "e-invoice"), ("stream", "stream"), ("receipt", "photo"),
-            ("invoice", "scanned"), ("report", "born-digital")} <= variants
+    assert {
+        ("invoice", "e-invoice"),
+        ("stream", "stream"),
+        ("receipt", "photo"),
+        ("invoice", "scanned"),
+        ("report", "born-digital"),
+    } <= variants
     types = {d["docType"] for d in docs}
     assert {"invoice", "receipt", "letter", "delivery_note", "report"} <= types
     langs = {d["lang"] for d in docs}

@@ -78,7 +78,8 @@ def test_invoice_sums_are_consistent() -> None:
         lines = t["lineItems"]
         for line in lines:
             expected = (Decimal(line["quantity"]) * Decimal(line["unitPrice"])).quantize(
-                Decimal("0.01"), rounding=ROUND_HALF_UP)
+                Decimal("0.01"), rounding=ROUND_HALF_UP
+            )
             assert Decimal(line["netAmount"]) == expected
         assert sum(Decimal(x["netAmount"]) for x in lines) == Decimal(t["net"])
         assert sum(Decimal(x["base"]) for x in t["taxes"]) == Decimal(t["net"])
@@ -160,11 +161,17 @@ def test_unknown_inputs_are_rejected() -> None:
 @pytest.mark.parametrize("lang", ["de", "en"])
 @pytest.mark.parametrize("doc_type", ["invoice", "delivery_note", "letter", "purchase_order"])
 def test_seller_seed_gives_one_supplier_across_documents(doc_type: str, lang: str) -> None:
-    key = {"invoice": "seller", "delivery_note": "sender", "purchase_order": "buyer",
-           "letter": "sender"}[doc_type]
+    key = {
+        "invoice": "seller",
+        "delivery_note": "sender",
+        "purchase_order": "buyer",
+        "letter": "sender",
+    }[doc_type]
     template = samples.templates(doc_type)[0]
-    docs = [samples.generate(doc_type, seed=s, lang=lang, template=template, seller_seed=77)
-            for s in range(3)]
+    docs = [
+        samples.generate(doc_type, seed=s, lang=lang, template=template, seller_seed=77)
+        for s in range(3)
+    ]
     names = {d.truth[key]["name"] for d in docs}
     assert len(names) == 1
     assert len({d.pdf for d in docs}) == 3  # the documents themselves differ

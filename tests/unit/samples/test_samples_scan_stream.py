@@ -71,8 +71,10 @@ def test_qr_separator_is_machine_readable() -> None:
 
 
 def test_stream_start_pages_follow_documents_and_separators() -> None:
-    docs = [samples.generate("invoice", seed=s, lang="de", template="invoice-din-blue")
-            for s in range(4)]
+    docs = [
+        samples.generate("invoice", seed=s, lang="de", template="invoice-din-blue")
+        for s in range(4)
+    ]
     counts = [d.page_count for d in docs]
     pdf, starts = samples.make_stream([d.pdf for d in docs])
     assert starts[0] == 1
@@ -91,9 +93,13 @@ def test_stream_start_pages_follow_documents_and_separators() -> None:
 
 
 def test_sample_stream_segments_tile_the_stream() -> None:
-    pdf, segments = samples.sample_stream(4, documents=8, separator_rate=0.5,
-                                          same_supplier_rate=1.0,
-                                          doc_types=["invoice", "letter", "receipt"])
+    pdf, segments = samples.sample_stream(
+        4,
+        documents=8,
+        separator_rate=0.5,
+        same_supplier_rate=1.0,
+        doc_types=["invoice", "letter", "receipt"],
+    )
     texts = _texts(pdf)
     assert len(segments) == 8
     assert segments[0]["startPage"] == 1
@@ -104,8 +110,9 @@ def test_sample_stream_segments_tile_the_stream() -> None:
         assert not texts[page - 1].strip() or samples.stream.SEPARATOR_PAYLOAD in texts[page - 1]
     for seg in segments:
         assert seg["pageCount"] == seg["endPage"] - seg["startPage"] + 1
-    pairs = [(a, b) for a, b in itertools.pairwise(segments)
-             if a["docType"] == b["docType"] == "invoice"]
+    pairs = [
+        (a, b) for a, b in itertools.pairwise(segments) if a["docType"] == b["docType"] == "invoice"
+    ]
     assert pairs
     for a, b in pairs:
         assert a["truth"]["seller"]["name"] == b["truth"]["seller"]["name"]

@@ -22,12 +22,17 @@ def render(ctx: Ctx, style: Style) -> tuple[bytes, int, dict[str, Any]]:
     title = kind[0] if ctx.de else kind[1]
     roles = kind[2] if ctx.de else kind[3]
     a = ctx.issuer(bank=False)
-    b = person(ctx.fake, rng, ctx.locale) if "Arbeit" in kind[0] or rng.random() < 0.3 else (
-        company(ctx.fake, rng, ctx.locale, bank=False))
+    b = (
+        person(ctx.fake, rng, ctx.locale)
+        if "Arbeit" in kind[0] or rng.random() < 0.3
+        else (company(ctx.fake, rng, ctx.locale, bank=False))
+    )
     currency = "EUR" if ctx.de else ("GBP" if ctx.locale == "en_GB" else "USD")
-    values = {"date": fmt.date(ctx.today, ctx.locale, style=1),
-              "amount": fmt.money(Decimal(rng.randint(8, 400)) * 50, currency, ctx.locale),
-              "city": a.city}
+    values = {
+        "date": fmt.date(ctx.today, ctx.locale, style=1),
+        "amount": fmt.money(Decimal(rng.randint(8, 400)) * 50, currency, ctx.locale),
+        "city": a.city,
+    }
     clause_style = str(style.extra.get("clauses", "paragraph"))  # paragraph | numbered | article
     pen = Pen(style, ctx.lang, title=title, author=a.name)
     size = style.size
@@ -39,8 +44,15 @@ def render(ctx: Ctx, style: Style) -> tuple[bytes, int, dict[str, Any]]:
         return 22.0
 
     y = 28.0
-    pen.text(pen.width_mm / 2, y, title.upper() if rng.random() < 0.5 else title, size=size + 7,
-             weight="bold", align="center", heading=True)
+    pen.text(
+        pen.width_mm / 2,
+        y,
+        title.upper() if rng.random() < 0.5 else title,
+        size=size + 7,
+        weight="bold",
+        align="center",
+        heading=True,
+    )
     y += 14
     pen.text(LEFT, y, ctx.t("zwischen", "between"), size=size)
     y += 7
@@ -48,23 +60,43 @@ def render(ctx: Ctx, style: Style) -> tuple[bytes, int, dict[str, Any]]:
     for party, role in ((a, roles[0]), (b, roles[1])):
         line = f"{party.name}, {party.street}, {party.city_line()}"
         y = pen.paragraph(LEFT + 8, y, line, WIDTH - 8, weight="bold")
-        pen.text(LEFT + 8, y, ctx.t(f"– nachfolgend „{role}“ genannt –",
-                                    f'(hereinafter the "{role}")'), size=size - 0.5)
+        pen.text(
+            LEFT + 8,
+            y,
+            ctx.t(f"– nachfolgend „{role}“ genannt –", f'(hereinafter the "{role}")'),
+            size=size - 0.5,
+        )
         y += 7
         if not party_rows:
             pen.text(LEFT, y, ctx.t("und", "and"))
             y += 7
-        party_rows.append({"name": party.name, "street": party.street,
-                           "postalCode": party.postal_code, "city": party.city, "role": role})
+        party_rows.append(
+            {
+                "name": party.name,
+                "street": party.street,
+                "postalCode": party.postal_code,
+                "city": party.city,
+                "role": role,
+            }
+        )
     y += 2
     if rng.random() < 0.5:
         pre = ctx.t("Präambel", "Recitals")
         pen.text(LEFT, y, pre, weight="bold", heading=True)
-        y = pen.paragraph(LEFT, y + 6, ctx.t(
-            "Die Parteien beabsichtigen, ihre Zusammenarbeit auf eine verlässliche vertragliche "
-            "Grundlage zu stellen. Vor diesem Hintergrund vereinbaren sie Folgendes:",
-            "The parties wish to put their cooperation on a reliable contractual footing. "
-            "Against this background they agree as follows:"), WIDTH) + 4
+        y = (
+            pen.paragraph(
+                LEFT,
+                y + 6,
+                ctx.t(
+                    "Die Parteien beabsichtigen, ihre Zusammenarbeit auf eine verlässliche vertragliche "
+                    "Grundlage zu stellen. Vor diesem Hintergrund vereinbaren sie Folgendes:",
+                    "The parties wish to put their cooperation on a reliable contractual footing. "
+                    "Against this background they agree as follows:",
+                ),
+                WIDTH,
+            )
+            + 4
+        )
     clauses = list(texts.CONTRACT_CLAUSES)
     last = clauses[-1]
     middle = clauses[:-1]
@@ -86,9 +118,14 @@ def render(ctx: Ctx, style: Style) -> tuple[bytes, int, dict[str, Any]]:
         if y > bottom - 20:
             pen.new_page()
             y = restart()
-        pen.text(LEFT if clause_style != "paragraph" else pen.width_mm / 2, y, head,
-                 weight="bold", heading=True,
-                 align="left" if clause_style != "paragraph" else "center")
+        pen.text(
+            LEFT if clause_style != "paragraph" else pen.width_mm / 2,
+            y,
+            head,
+            weight="bold",
+            heading=True,
+            align="left" if clause_style != "paragraph" else "center",
+        )
         y += 6
         sentences = [s.format(**values) for s in (de_sents if ctx.de else en_sents)]
         for k, sentence in enumerate(sentences, start=1):
@@ -97,8 +134,18 @@ def render(ctx: Ctx, style: Style) -> tuple[bytes, int, dict[str, Any]]:
                 pen.new_page()
                 y = restart()
             pen.text(LEFT, y, label)
-            y = pen.paragraph(LEFT + 10, y, sentence, WIDTH - 10, bottom=bottom,
-                              on_break=restart, leading=size * 0.48) + 1.5
+            y = (
+                pen.paragraph(
+                    LEFT + 10,
+                    y,
+                    sentence,
+                    WIDTH - 10,
+                    bottom=bottom,
+                    on_break=restart,
+                    leading=size * 0.48,
+                )
+                + 1.5
+            )
         y += 3
     if y > bottom - 45:
         pen.new_page()
@@ -111,31 +158,83 @@ def render(ctx: Ctx, style: Style) -> tuple[bytes, int, dict[str, Any]]:
         pen.text(x, y + 25, f"{roles[i]}", size=size - 1)
         pen.text(x, y + 29.5, party.name, size=size - 1.5, color=colors.HexColor("#555555"))
     pdf, pages = pen.finish()
-    return pdf, pages, {
-        "title": title,
-        "contractType": kind[1],
-        "parties": party_rows,
-        "date": ctx.today.isoformat(),
-        "clauses": headings,
-    }
+    return (
+        pdf,
+        pages,
+        {
+            "title": title,
+            "contractType": kind[1],
+            "parties": party_rows,
+            "date": ctx.today.isoformat(),
+            "clauses": headings,
+        },
+    )
 
 
 register(
-    Template("contract-classic", "contract", render,
-             Style(font="times", size=11, numbering="auto", extra={"clauses": "paragraph"})),
-    Template("contract-sans", "contract", render,
-             Style(font="helvetica", size=10, numbering="dash",
-                   extra={"clauses": "paragraph", "running_head": True})),
-    Template("contract-numbered", "contract", render,
-             Style(font="dejavu-serif", size=9.5, numbering="page-of",
-                   numbering_pos="bottom-right", extra={"clauses": "numbered", "min": 5})),
-    Template("contract-articles", "contract", render,
-             Style(font="liberation-sans", size=10.5, numbering="auto-slash",
-                   extra={"clauses": "article", "running_head": True})),
-    Template("contract-serif-long", "contract", render,
-             Style(font="liberation-serif", size=12, numbering="seite-von",
-                   extra={"clauses": "paragraph", "min": 6}), held_out=True),
-    Template("contract-condensed", "contract", render,
-             Style(font="dejavu-condensed", size=10, numbering="slash", letter_size=True,
-                   extra={"clauses": "numbered", "running_head": True}), held_out=True),
+    Template(
+        "contract-classic",
+        "contract",
+        render,
+        Style(font="times", size=11, numbering="auto", extra={"clauses": "paragraph"}),
+    ),
+    Template(
+        "contract-sans",
+        "contract",
+        render,
+        Style(
+            font="helvetica",
+            size=10,
+            numbering="dash",
+            extra={"clauses": "paragraph", "running_head": True},
+        ),
+    ),
+    Template(
+        "contract-numbered",
+        "contract",
+        render,
+        Style(
+            font="dejavu-serif",
+            size=9.5,
+            numbering="page-of",
+            numbering_pos="bottom-right",
+            extra={"clauses": "numbered", "min": 5},
+        ),
+    ),
+    Template(
+        "contract-articles",
+        "contract",
+        render,
+        Style(
+            font="liberation-sans",
+            size=10.5,
+            numbering="auto-slash",
+            extra={"clauses": "article", "running_head": True},
+        ),
+    ),
+    Template(
+        "contract-serif-long",
+        "contract",
+        render,
+        Style(
+            font="liberation-serif",
+            size=12,
+            numbering="seite-von",
+            extra={"clauses": "paragraph", "min": 6},
+        ),
+        held_out=True,
+    ),
+    Template(
+        "contract-condensed",
+        "contract",
+        render,
+        Style(
+            font="dejavu-condensed",
+            size=10,
+            numbering="slash",
+            letter_size=True,
+            extra={"clauses": "numbered", "running_head": True},
+        ),
+        held_out=True,
+    ),
 )

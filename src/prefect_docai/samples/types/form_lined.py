@@ -35,48 +35,74 @@ TITLES = (
 
 # key, German label, English label
 FIELDS = (
-    ("date", "Datum", "Date"), ("name", "Name", "Name"), ("street", "Anschrift", "Address"),
-    ("city", "PLZ / Ort", "City"), ("phone", "Telefon", "Telephone"),
-    ("brand", "Produkt", "Brand Name"), ("supplier", "Lieferant", "Supplier"),
-    ("project", "Projekt-Nr.", "Project No."), ("dept", "Abteilung", "Department"),
-    ("requester", "Antragsteller", "Requested by"), ("amount", "Betrag", "Amount"),
-    ("budget", "Budget gesamt", "Total Area Budget"), ("cost", "Kostenstelle", "Cost Center"),
-    ("start", "Beginn", "Start Date"), ("end", "Fertigstellung", "Completion Date"),
-    ("account", "Kontoname", "Account Name"), ("fax", "Fax", "Fax"),
+    ("date", "Datum", "Date"),
+    ("name", "Name", "Name"),
+    ("street", "Anschrift", "Address"),
+    ("city", "PLZ / Ort", "City"),
+    ("phone", "Telefon", "Telephone"),
+    ("brand", "Produkt", "Brand Name"),
+    ("supplier", "Lieferant", "Supplier"),
+    ("project", "Projekt-Nr.", "Project No."),
+    ("dept", "Abteilung", "Department"),
+    ("requester", "Antragsteller", "Requested by"),
+    ("amount", "Betrag", "Amount"),
+    ("budget", "Budget gesamt", "Total Area Budget"),
+    ("cost", "Kostenstelle", "Cost Center"),
+    ("start", "Beginn", "Start Date"),
+    ("end", "Fertigstellung", "Completion Date"),
+    ("account", "Kontoname", "Account Name"),
+    ("fax", "Fax", "Fax"),
     ("pages", "Seiten (inkl. Deckblatt)", "No. of Pages (incl. cover)"),
 )
 OPTION_SETS = (
-    (("Sofort", "Hoch", "Mittel", "Niedrig"), ("Immediate", "High", "Medium", "Low"),
-     ("Priorität", "Priority")),
-    (("Neuentwicklung", "Wartung", "Sonderauswertung", "Notfall"),
-     ("Enhancement", "Maintenance", "Special Processing", "Emergency"),
-     ("Art der Anfrage", "Request Type")),
+    (
+        ("Sofort", "Hoch", "Mittel", "Niedrig"),
+        ("Immediate", "High", "Medium", "Low"),
+        ("Priorität", "Priority"),
+    ),
+    (
+        ("Neuentwicklung", "Wartung", "Sonderauswertung", "Notfall"),
+        ("Enhancement", "Maintenance", "Special Processing", "Emergency"),
+        ("Art der Anfrage", "Request Type"),
+    ),
     (("Ja", "Nein"), ("Yes", "No"), ("Muster beigefügt", "Samples enclosed")),
-    (("Zur Kenntnis", "Zur Prüfung", "Bitte Rückruf", "Bitte antworten"),
-     ("For your information", "For review", "Please call", "Please reply"),
-     ("Hinweis", "Note")),
+    (
+        ("Zur Kenntnis", "Zur Prüfung", "Bitte Rückruf", "Bitte antworten"),
+        ("For your information", "For review", "Please call", "Please reply"),
+        ("Hinweis", "Note"),
+    ),
 )
-APPROVALS = (("Eingereicht von", "Submitted By"), ("Geprüft von", "Reviewed By"),
-             ("Genehmigt von", "Approved By"), ("Freigabe", "Authorized By"))
+APPROVALS = (
+    ("Eingereicht von", "Submitted By"),
+    ("Geprüft von", "Reviewed By"),
+    ("Genehmigt von", "Approved By"),
+    ("Freigabe", "Authorized By"),
+)
 
 
 def _value(ctx: Ctx, key: str) -> str:
     fk, rng, loc = ctx.fake, ctx.rng, ctx.locale
     money = "EUR" if ctx.de else "USD"
     values: dict[str, Callable[[], str]] = {
-        "date": lambda: fmt.date(ctx.today - dt.timedelta(days=rng.randint(0, 30)), loc,
-                                 style=rng.randrange(3)),
+        "date": lambda: fmt.date(
+            ctx.today - dt.timedelta(days=rng.randint(0, 30)), loc, style=rng.randrange(3)
+        ),
         "name": lambda: f"{fk.first_name()} {fk.last_name()}",
-        "street": lambda: f"{fk.street_name()} {rng.randint(1, 120)}" if ctx.de
-        else f"{rng.randint(1, 9999)} {fk.street_name()}",
+        "street": lambda: (
+            f"{fk.street_name()} {rng.randint(1, 120)}"
+            if ctx.de
+            else f"{rng.randint(1, 9999)} {fk.street_name()}"
+        ),
         "city": lambda: f"{fk.postcode()} {fk.city()}" if ctx.de else fk.city(),
         "phone": fk.phone_number,
         "brand": lambda: f"{fk.last_name().upper()} {rng.choice(['100', 'LIGHT', 'PLUS', 'MAX'])}",
         "supplier": fk.company,
         "project": lambda: f"{ctx.today.year}-{rng.randint(10, 999)}{rng.choice('ABX')}",
-        "dept": lambda: rng.choice(["Marketing", "Vertrieb", "Einkauf", "IT", "Forschung"] if
-                                   ctx.de else ["Marketing", "Sales", "Purchasing", "MIS",
-                                                "Research"]),
+        "dept": lambda: rng.choice(
+            ["Marketing", "Vertrieb", "Einkauf", "IT", "Forschung"]
+            if ctx.de
+            else ["Marketing", "Sales", "Purchasing", "MIS", "Research"]
+        ),
         "requester": lambda: f"{fk.first_name()[0]}. {fk.last_name()}",
         "amount": lambda: fmt.money(Decimal(rng.randint(100, 900000)) / 10, money, loc),
         "budget": lambda: fmt.number(Decimal(rng.randint(10000, 9000000)), loc, 0),
@@ -90,31 +116,45 @@ def _value(ctx: Ctx, key: str) -> str:
     return values[key]()
 
 
-def _field(pen: Pen, x: float, y: float, label: str, value: str | None, width: float,
-           face: str) -> None:
-    pen.text(x, y, label + ":", size=9, weight="bold" if pen.style.extra.get("bold") else
-             "regular")
+def _field(
+    pen: Pen, x: float, y: float, label: str, value: str | None, width: float, face: str
+) -> None:
+    pen.text(x, y, label + ":", size=9, weight="bold" if pen.style.extra.get("bold") else "regular")
     start = x + pen.width(label + ":", 9) + 2
     pen.hline(start, x + width, y + 0.8, width=0.4)
     if value:
         hand = face != TYPE
-        pen.text(start + 2, y - 0.3, value, size=12 if hand else 9.5, font=face,
-                 color=INK if hand else colors.black)
+        pen.text(
+            start + 2,
+            y - 0.3,
+            value,
+            size=12 if hand else 9.5,
+            font=face,
+            color=INK if hand else colors.black,
+        )
 
 
 def render(ctx: Ctx, style: Style) -> tuple[bytes, int, dict[str, Any]]:
     rng = ctx.rng
     title = rng.choice(TITLES)[0 if ctx.de else 1]
-    hand = fonts.hand_font(rng.randrange(16), need_umlauts=ctx.de) \
-        if style.extra.get("hand") else None
+    hand = (
+        fonts.hand_font(rng.randrange(16), need_umlauts=ctx.de) if style.extra.get("hand") else None
+    )
     face = hand.name if hand else TYPE
     pen = Pen(style, ctx.lang, title=title)
     y = 22.0
     if style.extra.get("to_from"):
         for label_de, label_en in (("An", "TO"), ("Von", "FROM"), ("Betreff", "SUBJECT")):
             pen.text(LEFT, y, (label_de if ctx.de else label_en) + ":", size=9, weight="bold")
-            pen.text(LEFT + 25, y, f"{ctx.fake.first_name()[0]}. {ctx.fake.last_name()}"
-                     if label_en != "SUBJECT" else title.title(), size=9.5, font=TYPE)
+            pen.text(
+                LEFT + 25,
+                y,
+                f"{ctx.fake.first_name()[0]}. {ctx.fake.last_name()}"
+                if label_en != "SUBJECT"
+                else title.title(),
+                size=9.5,
+                font=TYPE,
+            )
             y += 6
         y += 4
     pen.text(pen.width_mm / 2, y, title, size=11, weight="bold", align="center")
@@ -122,8 +162,10 @@ def render(ctx: Ctx, style: Style) -> tuple[bytes, int, dict[str, Any]]:
     pen.hline(pen.width_mm / 2 - w / 2, pen.width_mm / 2 + w / 2, y + 1, width=0.6)
     y += 6
     if rng.random() < 0.5:
-        sub = ctx.t(f"(Gemäß Richtlinie Nr. {rng.randint(2, 40)})",
-                    f"(See General Order No. {rng.randint(2, 40)})")
+        sub = ctx.t(
+            f"(Gemäß Richtlinie Nr. {rng.randint(2, 40)})",
+            f"(See General Order No. {rng.randint(2, 40)})",
+        )
         pen.text(pen.width_mm / 2, y, sub, size=9, align="center", font=TYPE)
         y += 5
     y += 6
@@ -138,19 +180,29 @@ def render(ctx: Ctx, style: Style) -> tuple[bytes, int, dict[str, Any]]:
     while i < len(chosen):
         if numbered and i % 3 == 0:
             pen.text(LEFT, y, f"{qn}.", size=9.5, font=TYPE)
-            q = ctx.t("Bitte vollständig ausfüllen:", "Please complete in full:") if qn > 1 else \
-                ctx.t("Angaben zum Antragsteller:", "Name, address and telephone number:")
+            q = (
+                ctx.t("Bitte vollständig ausfüllen:", "Please complete in full:")
+                if qn > 1
+                else ctx.t("Angaben zum Antragsteller:", "Name, address and telephone number:")
+            )
             pen.text(LEFT + 8, y, q, size=9.5, font=TYPE)
             y += 7
             qn += 1
-        row = chosen[i: i + (2 if pairs else 1)]
+        row = chosen[i : i + (2 if pairs else 1)]
         width = WIDTH / len(row) - 4
         for k, (key, de, en) in enumerate(row):
             value = _value(ctx, key) if rng.random() < 0.88 else None
             if value and hand:
                 value = hand.fit(value)
-            _field(pen, LEFT + (8 if numbered else 0) + k * (width + 4), y, de if ctx.de else en,
-                   value, width - (8 if numbered else 0), face)
+            _field(
+                pen,
+                LEFT + (8 if numbered else 0) + k * (width + 4),
+                y,
+                de if ctx.de else en,
+                value,
+                width - (8 if numbered else 0),
+                face,
+            )
             fields_out.append({"label": de if ctx.de else en, "value": value})
         i += len(row)
         y += 8
@@ -158,8 +210,15 @@ def render(ctx: Ctx, style: Style) -> tuple[bytes, int, dict[str, Any]]:
     checks_out: list[dict[str, Any]] = []
     for options_de, options_en, (head_de, head_en) in rng.sample(OPTION_SETS, 2):
         options = options_de if ctx.de else options_en
-        pen.text(LEFT, y, f"{qn}. " + (head_de if ctx.de else head_en) + ctx.t(
-            " (Zutreffendes ankreuzen):", " (check appropriate boxes):"), size=9.5, font=TYPE)
+        pen.text(
+            LEFT,
+            y,
+            f"{qn}. "
+            + (head_de if ctx.de else head_en)
+            + ctx.t(" (Zutreffendes ankreuzen):", " (check appropriate boxes):"),
+            size=9.5,
+            font=TYPE,
+        )
         qn += 1
         y += 6
         marked = rng.randrange(len(options))
@@ -184,8 +243,14 @@ def render(ctx: Ctx, style: Style) -> tuple[bytes, int, dict[str, Any]]:
         if rng.random() < 0.7:
             who = ctx.fake.last_name()
             signature(pen, ctx, LEFT + 34, y - 1, who)
-            pen.text(LEFT + 119, y - 0.5, ctx.today.strftime("%d.%m.%y" if ctx.de else "%m/%d/%y"),
-                     size=10, font=hand.name if hand else TYPE, color=INK)
+            pen.text(
+                LEFT + 119,
+                y - 0.5,
+                ctx.today.strftime("%d.%m.%y" if ctx.de else "%m/%d/%y"),
+                size=10,
+                font=hand.name if hand else TYPE,
+                color=INK,
+            )
             approvals.append(who)
         y += 9
     if style.extra.get("margins", True):
@@ -200,23 +265,44 @@ def render(ctx: Ctx, style: Style) -> tuple[bytes, int, dict[str, Any]]:
         c.drawString(0, 0, bates)
         c.restoreState()
     pdf, pages = pen.finish()
-    return pdf, pages, {
-        "title": title,
-        "fields": fields_out,
-        "checkboxes": checks_out,
-        "signedBy": approvals,
-        "filledBy": "hand" if hand else "typed",
-    }
+    return (
+        pdf,
+        pages,
+        {
+            "title": title,
+            "fields": fields_out,
+            "checkboxes": checks_out,
+            "signedBy": approvals,
+            "filledBy": "hand" if hand else "typed",
+        },
+    )
 
 
 register(
-    Template("form-lined-typewriter", "form", render,
-             Style(font="courier", extra={"numbered": True}), en_locales=("en_US",)),
-    Template("form-lined-pairs", "form", render,
-             Style(font="helvetica", extra={"pairs": True, "bold": True, "to_from": True})),
-    Template("form-lined-hand", "form", render,
-             Style(font="times", extra={"pairs": True, "hand": True, "margins": False})),
-    Template("form-lined-memo", "form", render,
-             Style(font="liberation-serif", extra={"numbered": True, "to_from": True,
-                                                   "hand": True}), held_out=True),
+    Template(
+        "form-lined-typewriter",
+        "form",
+        render,
+        Style(font="courier", extra={"numbered": True}),
+        en_locales=("en_US",),
+    ),
+    Template(
+        "form-lined-pairs",
+        "form",
+        render,
+        Style(font="helvetica", extra={"pairs": True, "bold": True, "to_from": True}),
+    ),
+    Template(
+        "form-lined-hand",
+        "form",
+        render,
+        Style(font="times", extra={"pairs": True, "hand": True, "margins": False}),
+    ),
+    Template(
+        "form-lined-memo",
+        "form",
+        render,
+        Style(font="liberation-serif", extra={"numbered": True, "to_from": True, "hand": True}),
+        held_out=True,
+    ),
 )

@@ -24,8 +24,7 @@ def facts(ctx: Ctx) -> dict[str, str]:
         "name": ctx.fake.name(),
         "date": fmt.date(ctx.today, ctx.locale, style=1),
         "number": f"{rng.randint(100000, 9999999)}",
-        "amount": fmt.money(fmt.q2(Decimal(rng.randint(5000, 250000)) / 100), currency,
-                            ctx.locale),
+        "amount": fmt.money(fmt.q2(Decimal(rng.randint(5000, 250000)) / 100), currency, ctx.locale),
         "city": ctx.fake.city(),
         "product": job[0] if ctx.de else job[1],
     }
@@ -51,9 +50,14 @@ def signature(pen: Pen, ctx: Ctx, x: float, y: float, name: str) -> None:
     px, py = x * 2.8346, pen.y(y)
     p.moveTo(px, py)
     for _ in range(8):
-        p.curveTo(px + ctx.rng.uniform(2, 10), py + ctx.rng.uniform(-8, 12),
-                  px + ctx.rng.uniform(8, 16), py + ctx.rng.uniform(-10, 8),
-                  px + ctx.rng.uniform(10, 20), py + ctx.rng.uniform(-3, 3))
+        p.curveTo(
+            px + ctx.rng.uniform(2, 10),
+            py + ctx.rng.uniform(-8, 12),
+            px + ctx.rng.uniform(8, 16),
+            py + ctx.rng.uniform(-10, 8),
+            px + ctx.rng.uniform(10, 20),
+            py + ctx.rng.uniform(-3, 3),
+        )
         px += ctx.rng.uniform(8, 16)
     c.drawPath(p, stroke=1, fill=0)
     c.restoreState()
@@ -63,10 +67,14 @@ def render(ctx: Ctx, style: Style) -> tuple[bytes, int, dict[str, Any]]:
     rng = ctx.rng
     casual = rng.random() < 0.15
     private = bool(style.extra.get("private", False)) or (casual and ctx.seller_seed is None)
-    sender: Party = person(ctx.fake, rng, ctx.locale) if private else ctx.issuer(
-        bank=rng.random() < 0.6)
-    recipient = customer(ctx.fake, rng, ctx.locale) if not private else company(
-        ctx.fake, rng, ctx.locale, bank=False)
+    sender: Party = (
+        person(ctx.fake, rng, ctx.locale) if private else ctx.issuer(bank=rng.random() < 0.6)
+    )
+    recipient = (
+        customer(ctx.fake, rng, ctx.locale)
+        if not private
+        else company(ctx.fake, rng, ctx.locale, bank=False)
+    )
     topics = list(texts.LETTER_TOPICS)
     topic = rng.choice(topics)
     de_subj, de_pars, en_subj, en_pars = texts.LETTER_TOPICS[topic]
@@ -78,7 +86,8 @@ def render(ctx: Ctx, style: Style) -> tuple[bytes, int, dict[str, Any]]:
         paragraphs += [p.format(**values) for p in (other[1] if ctx.de else other[3])] * 3
     first, last = ctx.fake.first_name(), ctx.fake.last_name()
     greeting = rng.choice(texts.GREETINGS_DE if ctx.de else texts.GREETINGS_EN).format(
-        first=first, last=last)
+        first=first, last=last
+    )
     closing = rng.choice(texts.CLOSINGS_DE if ctx.de else texts.CLOSINGS_EN)
     signer = ctx.fake.name() if not private else sender.name
 
@@ -86,16 +95,25 @@ def render(ctx: Ctx, style: Style) -> tuple[bytes, int, dict[str, Any]]:
     pen = Pen(style, ctx.lang, decorate=deco, title=subject, author=sender.name)
     bottom = pen.height_mm - (36 if deco else 22)
     if private:
-        pen.lines(pen.width_mm - 20, 18, [*sender.address_lines(ctx.lang), sender.phone],
-                  align="right", leading=4.4)
+        pen.lines(
+            pen.width_mm - 20,
+            18,
+            [*sender.address_lines(ctx.lang), sender.phone],
+            align="right",
+            leading=4.4,
+        )
         top = 40.0
     else:
         top = biz.letterhead(pen, ctx, sender)
     biz.address_window(pen, ctx, sender, recipient, y=max(45.0, top + 6))
     city = sender.city
     date_text = fmt.date(ctx.today, ctx.locale, style=rng.randrange(2))
-    pen.text(pen.width_mm - 20, 92, f"{city}, {date_text}" if ctx.de and rng.random() < 0.6
-             else date_text, align="right")
+    pen.text(
+        pen.width_mm - 20,
+        92,
+        f"{city}, {date_text}" if ctx.de and rng.random() < 0.6 else date_text,
+        align="right",
+    )
     y = 103.0
     if not ctx.de and rng.random() < 0.5:
         pen.text(biz.LEFT, y, ctx.t("", "Re: ") + subject, weight="bold")
@@ -108,8 +126,12 @@ def render(ctx: Ctx, style: Style) -> tuple[bytes, int, dict[str, Any]]:
         return 25.0
 
     for par in paragraphs:
-        y = pen.paragraph(biz.LEFT, y, par, 168, bottom=bottom, on_break=restart,
-                          leading=pen.style.size * 0.5) + 2.5
+        y = (
+            pen.paragraph(
+                biz.LEFT, y, par, 168, bottom=bottom, on_break=restart, leading=pen.style.size * 0.5
+            )
+            + 2.5
+        )
     if y > bottom - 25:
         pen.new_page()
         y = restart()
@@ -121,42 +143,121 @@ def render(ctx: Ctx, style: Style) -> tuple[bytes, int, dict[str, Any]]:
     if rng.random() < 0.4:
         pen.text(biz.LEFT, y + 27, ctx.t("Anlage", "Enclosure"), size=pen.style.size - 1)
     pdf, pages = pen.finish()
-    return pdf, pages, {
-        "title": subject,
-        "subject": subject,
-        "topic": topic,
-        "date": ctx.today.isoformat(),
-        "sender": {"name": sender.name, "street": sender.street, "postalCode": sender.postal_code,
-                   "city": sender.city, "country": sender.country},
-        "recipient": {"name": recipient.name, "street": recipient.street,
-                      "postalCode": recipient.postal_code, "city": recipient.city,
-                      "country": recipient.country},
-        "greeting": greeting,
-        "closing": closing,
-        "signer": signer,
-    }
+    return (
+        pdf,
+        pages,
+        {
+            "title": subject,
+            "subject": subject,
+            "topic": topic,
+            "date": ctx.today.isoformat(),
+            "sender": {
+                "name": sender.name,
+                "street": sender.street,
+                "postalCode": sender.postal_code,
+                "city": sender.city,
+                "country": sender.country,
+            },
+            "recipient": {
+                "name": recipient.name,
+                "street": recipient.street,
+                "postalCode": recipient.postal_code,
+                "city": recipient.city,
+                "country": recipient.country,
+            },
+            "greeting": greeting,
+            "closing": closing,
+            "signer": signer,
+        },
+    )
 
 
 register(
-    Template("letter-din-left", "letter", render,
-             Style(font="helvetica", palette="navy", logo="circle", header="left",
-                   numbering="dash", size=10.5)),
-    Template("letter-serif-center", "letter", render,
-             Style(font="times", palette="crimson", logo="diamond", header="center",
-                   numbering="auto", size=11)),
-    Template("letter-band", "letter", render,
-             Style(font="liberation-sans", palette="teal", logo="bars", header="band",
-                   numbering="auto-slash", size=10)),
-    Template("letter-private", "letter", render,
-             Style(font="dejavu-sans", palette="grey", header="plain", size=10,
-                   extra={"private": True})),
-    Template("letter-right-sans", "letter", render,
-             Style(font="dejavu-condensed", palette="forest", logo="square", header="right",
-                   numbering="dash", size=10.5, extra={"long": 0.25})),
-    Template("letter-sidebar", "letter", render,
-             Style(font="liberation-serif", palette="purple", logo="ring", header="sidebar",
-                   numbering="page-of", size=11), held_out=True),
-    Template("letter-private-serif", "letter", render,
-             Style(font="dejavu-serif", palette="black", header="plain", size=10,
-                   letter_size=True, extra={"private": True}), held_out=True),
+    Template(
+        "letter-din-left",
+        "letter",
+        render,
+        Style(
+            font="helvetica",
+            palette="navy",
+            logo="circle",
+            header="left",
+            numbering="dash",
+            size=10.5,
+        ),
+    ),
+    Template(
+        "letter-serif-center",
+        "letter",
+        render,
+        Style(
+            font="times",
+            palette="crimson",
+            logo="diamond",
+            header="center",
+            numbering="auto",
+            size=11,
+        ),
+    ),
+    Template(
+        "letter-band",
+        "letter",
+        render,
+        Style(
+            font="liberation-sans",
+            palette="teal",
+            logo="bars",
+            header="band",
+            numbering="auto-slash",
+            size=10,
+        ),
+    ),
+    Template(
+        "letter-private",
+        "letter",
+        render,
+        Style(font="dejavu-sans", palette="grey", header="plain", size=10, extra={"private": True}),
+    ),
+    Template(
+        "letter-right-sans",
+        "letter",
+        render,
+        Style(
+            font="dejavu-condensed",
+            palette="forest",
+            logo="square",
+            header="right",
+            numbering="dash",
+            size=10.5,
+            extra={"long": 0.25},
+        ),
+    ),
+    Template(
+        "letter-sidebar",
+        "letter",
+        render,
+        Style(
+            font="liberation-serif",
+            palette="purple",
+            logo="ring",
+            header="sidebar",
+            numbering="page-of",
+            size=11,
+        ),
+        held_out=True,
+    ),
+    Template(
+        "letter-private-serif",
+        "letter",
+        render,
+        Style(
+            font="dejavu-serif",
+            palette="black",
+            header="plain",
+            size=10,
+            letter_size=True,
+            extra={"private": True},
+        ),
+        held_out=True,
+    ),
 )

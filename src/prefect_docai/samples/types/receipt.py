@@ -16,10 +16,30 @@ from prefect_docai.samples.invoicing import US_SALES_TAX
 from prefect_docai.samples.parties import COUNTRY_CURRENCY, de_vat_id, gb_vat_id
 from prefect_docai.samples.render import Pen, Style
 
-CHAINS_DE = ("Frischemarkt", "Nahkauf", "Bio-Laden", "Getränke", "Markt", "Backstube",
-             "Baumarkt", "Drogerie", "Café", "Feinkost")
-CHAINS_EN = ("Foods", "Grocers", "Market", "Express", "Superstore", "Deli", "Coffee House",
-             "DIY Centre", "Pharmacy", "Corner Shop")
+CHAINS_DE = (
+    "Frischemarkt",
+    "Nahkauf",
+    "Bio-Laden",
+    "Getränke",
+    "Markt",
+    "Backstube",
+    "Baumarkt",
+    "Drogerie",
+    "Café",
+    "Feinkost",
+)
+CHAINS_EN = (
+    "Foods",
+    "Grocers",
+    "Market",
+    "Express",
+    "Superstore",
+    "Deli",
+    "Coffee House",
+    "DIY Centre",
+    "Pharmacy",
+    "Corner Shop",
+)
 
 mm: float = float(_MM)
 
@@ -41,8 +61,10 @@ def _merchant(ctx: Ctx, kind: str) -> tuple[str, list[str], str | None]:
         addr = [f"{rng.randint(1, 200)} {fk.street_name()}", f"{fk.city()} {fk.postcode()}"]
         vat = gb_vat_id(rng)
     else:
-        addr = [f"{rng.randint(1, 9000)} {fk.street_name()}",
-                f"{fk.city()}, {fk.state_abbr()} {fk.postcode()}"]
+        addr = [
+            f"{rng.randint(1, 9000)} {fk.street_name()}",
+            f"{fk.city()}, {fk.state_abbr()} {fk.postcode()}",
+        ]
         vat = None
     return name, addr, vat
 
@@ -63,7 +85,8 @@ def render(ctx: Ctx, style: Style) -> tuple[bytes, int, dict[str, Any]]:
     loc = ctx.locale
     us = country == "US"
     std, red = {"DE": (Decimal(19), Decimal(7)), "GB": (Decimal(20), Decimal(0))}.get(
-        country, (Decimal(0), Decimal(0)))
+        country, (Decimal(0), Decimal(0))
+    )
     sales_rate = rng.choice(US_SALES_TAX) if us else None
 
     items: list[dict[str, Any]] = []
@@ -73,8 +96,15 @@ def render(ctx: Ctx, style: Style) -> tuple[bytes, int, dict[str, Any]]:
         qty = rng.choice([1, 1, 1, 1, 2, 2, 3, 4, 6])
         unit = _price(ctx, low, high)
         rate = sales_rate if sales_rate is not None else (red if reduced else std)
-        items.append({"description": de if ctx.de else en, "quantity": Decimal(qty),
-                      "unitPrice": unit, "amount": q2(unit * qty), "taxRate": rate})
+        items.append(
+            {
+                "description": de if ctx.de else en,
+                "quantity": Decimal(qty),
+                "unitPrice": unit,
+                "amount": q2(unit * qty),
+                "taxRate": rate,
+            }
+        )
 
     subtotal = sum((i["amount"] for i in items), Decimal(0))
     taxes = []
@@ -98,12 +128,15 @@ def render(ctx: Ctx, style: Style) -> tuple[bytes, int, dict[str, Any]]:
     pay_kind = rng.choice(["cash", "card", "card", "contactless"])
     pay_label = {
         "cash": ctx.t("Bar", "Cash"),
-        "card": ctx.t(rng.choice(["EC-Karte", "Girocard", "Kartenzahlung"]),
-                      rng.choice(["Card", "Debit card", "VISA"])),
+        "card": ctx.t(
+            rng.choice(["EC-Karte", "Girocard", "Kartenzahlung"]),
+            rng.choice(["Card", "Debit card", "VISA"]),
+        ),
         "contactless": ctx.t("Kontaktlos VISA", "Contactless MASTERCARD"),
     }[pay_kind]
-    when = dt.datetime.combine(ctx.today, dt.time(rng.randint(7, 21), rng.randint(0, 59),
-                                                     rng.randint(0, 59)))
+    when = dt.datetime.combine(
+        ctx.today, dt.time(rng.randint(7, 21), rng.randint(0, 59), rng.randint(0, 59))
+    )
     W = width_chars
 
     def lr(left: str, right: str) -> str:
@@ -129,31 +162,54 @@ def render(ctx: Ctx, style: Style) -> tuple[bytes, int, dict[str, Any]]:
     if columns:
         # a "tax invoice" till slip: document number, cashier, then one row per item
         body.append((center(ctx.t("RECHNUNG / QUITTUNG", "TAX INVOICE")), "bold"))
-        body.append((lr(ctx.t(f"Beleg-Nr.: {rng.randint(10000, 99999)}",
-                              f"Invoice No: {rng.randint(10000, 99999)}"),
-                        ctx.t(f"Kassierer: {rng.randint(1, 40)}",
-                              f"Cashier: {rng.randint(1, 40)}")), ""))
+        body.append(
+            (
+                lr(
+                    ctx.t(
+                        f"Beleg-Nr.: {rng.randint(10000, 99999)}",
+                        f"Invoice No: {rng.randint(10000, 99999)}",
+                    ),
+                    ctx.t(f"Kassierer: {rng.randint(1, 40)}", f"Cashier: {rng.randint(1, 40)}"),
+                ),
+                "",
+            )
+        )
         body.append(("-" * W, ""))
         qty_w, price_w, amount_w = 4, 8, 9
         desc_w = W - qty_w - price_w - amount_w
-        body.append((f"{ctx.t('Artikel', 'Item'):<{desc_w}}{ctx.t('Mg', 'Qty'):>{qty_w}}"
-                     f"{ctx.t('Preis', 'Price'):>{price_w}}{ctx.t('Betrag', 'Amount'):>{amount_w}}",
-                     "bold"))
+        body.append(
+            (
+                f"{ctx.t('Artikel', 'Item'):<{desc_w}}{ctx.t('Mg', 'Qty'):>{qty_w}}"
+                f"{ctx.t('Preis', 'Price'):>{price_w}}{ctx.t('Betrag', 'Amount'):>{amount_w}}",
+                "bold",
+            )
+        )
         body.append(("-" * W, ""))
     elif not ctx.de or rng.random() < 0.5:
         body.append((lr(ctx.t("", ""), currency), ""))
     for it in items:
         if columns:
             desc = it["description"][: desc_w - 1]
-            body.append((f"{desc:<{desc_w}}{fmt.quantity(it['quantity'], loc):>{qty_w}}"
-                         f"{num(it['unitPrice']):>{price_w}}{num(it['amount']):>{amount_w}}",
-                         ""))
+            body.append(
+                (
+                    f"{desc:<{desc_w}}{fmt.quantity(it['quantity'], loc):>{qty_w}}"
+                    f"{num(it['unitPrice']):>{price_w}}{num(it['amount']):>{amount_w}}",
+                    "",
+                )
+            )
             continue
         tag = "" if us else " " + letters[it["taxRate"]]
         if it["quantity"] > 1:
             body.append((it["description"][: W - 2], ""))
-            body.append((lr(f"  {fmt.quantity(it['quantity'], loc)} x {num(it['unitPrice'])}",
-                            num(it["amount"]) + tag), ""))
+            body.append(
+                (
+                    lr(
+                        f"  {fmt.quantity(it['quantity'], loc)} x {num(it['unitPrice'])}",
+                        num(it["amount"]) + tag,
+                    ),
+                    "",
+                )
+            )
         else:
             body.append((lr(it["description"], num(it["amount"]) + tag), ""))
     body.append(("-" * W, ""))
@@ -165,49 +221,75 @@ def render(ctx: Ctx, style: Style) -> tuple[bytes, int, dict[str, Any]]:
         body.append((lr(f"SALES TAX {fmt.percent(taxes[0]['rate'], loc)}", num(tax)), ""))
         body.append((lr("TOTAL", num(total)), "bold"))
     else:
-        label = ctx.t(rng.choice(["SUMME", "Summe", "ZU ZAHLEN", "GESAMT"]),
-                      rng.choice(["TOTAL", "Total", "BALANCE DUE", "TO PAY"]))
-        body.append((lr(f"{label} {currency}" if rng.random() < 0.5 else label, num(total)),
-                     "bold"))
+        label = ctx.t(
+            rng.choice(["SUMME", "Summe", "ZU ZAHLEN", "GESAMT"]),
+            rng.choice(["TOTAL", "Total", "BALANCE DUE", "TO PAY"]),
+        )
+        body.append(
+            (lr(f"{label} {currency}" if rng.random() < 0.5 else label, num(total)), "bold")
+        )
     body.append(("=" * W, ""))
-    paid = total
     if pay_kind == "cash":
         given = (total / 5).to_integral_value(rounding=ROUND_CEILING) * 5
         if given == total:
             given += 5
-        paid = given
         body.append((lr(ctx.t("Gegeben Bar", "Cash tendered"), num(given)), ""))
         body.append((lr(ctx.t("Rückgeld", "Change"), num(given - total)), ""))
     else:
         body.append((lr(pay_label, num(total)), ""))
-        body.append((ctx.t("Karte  ", "Card  ") + f"**** **** **** {rng.randint(1000, 9999)}",
-                     ""))
-        body.append((ctx.t("Genehmigungs-Nr. ", "Auth code ") + f"{rng.randint(100000, 999999)}",
-                     ""))
-    del paid
+        body.append((ctx.t("Karte  ", "Card  ") + f"**** **** **** {rng.randint(1000, 9999)}", ""))
+        body.append(
+            (ctx.t("Genehmigungs-Nr. ", "Auth code ") + f"{rng.randint(100000, 999999)}", "")
+        )
     if not us:
         body.append(("", ""))
-        heads = ("MwSt", "Netto", "Steuer", "Brutto") if ctx.de else ("VAT", "Net", "VAT",
-                                                                      "Gross")
+        heads = ("MwSt", "Netto", "Steuer", "Brutto") if ctx.de else ("VAT", "Net", "VAT", "Gross")
         c0, c1, c2 = (8, 8, 9) if W >= 34 else (7, 8, 8)
         body.append((f"{heads[0]:<{c0}}{heads[1]:>{c1}}{heads[2]:>{c2}}{heads[3]:>{c2}}", ""))
         for t in taxes:
             rate_txt = f"{letters[t['rate']]} {fmt.percent(t['rate'], loc)}"
-            body.append((f"{rate_txt:<{c0}}{num(t['base']):>{c1}}{num(t['amount']):>{c2}}"
-                         f"{num(t['gross']):>{c2}}", ""))
+            body.append(
+                (
+                    f"{rate_txt:<{c0}}{num(t['base']):>{c1}}{num(t['amount']):>{c2}}"
+                    f"{num(t['gross']):>{c2}}",
+                    "",
+                )
+            )
     body.append(("", ""))
     date_txt = fmt.date(when.date(), loc, style=0 if rng.random() < 0.7 else 2)
     time_txt = when.strftime("%H:%M:%S" if rng.random() < 0.6 else "%H:%M")
     body.append((lr(date_txt, time_txt), ""))
-    body.append((lr(ctx.t(f"Bon-Nr. {rng.randint(1000, 9999)}", f"Receipt {rng.randint(1000, 9999)}"),
-                    ctx.t(f"Kasse {rng.randint(1, 9)}", f"Till {rng.randint(1, 9)}")), ""))
+    body.append(
+        (
+            lr(
+                ctx.t(f"Bon-Nr. {rng.randint(1000, 9999)}", f"Receipt {rng.randint(1000, 9999)}"),
+                ctx.t(f"Kasse {rng.randint(1, 9)}", f"Till {rng.randint(1, 9)}"),
+            ),
+            "",
+        )
+    )
     if kind == "cafe" and rng.random() < 0.6:
         body.append((ctx.t(f"Tisch {rng.randint(1, 30)}", f"Table {rng.randint(1, 30)}"), ""))
     body.append(("", ""))
-    body.append((center(ctx.pick(["Vielen Dank für Ihren Einkauf!", "Danke und bis bald!",
-                                  "Umtausch nur mit Bon"],
-                                 ["Thank you for shopping with us!", "Please keep your receipt",
-                                  "Have a nice day!"])), ""))
+    body.append(
+        (
+            center(
+                ctx.pick(
+                    [
+                        "Vielen Dank für Ihren Einkauf!",
+                        "Danke und bis bald!",
+                        "Umtausch nur mit Bon",
+                    ],
+                    [
+                        "Thank you for shopping with us!",
+                        "Please keep your receipt",
+                        "Have a nice day!",
+                    ],
+                )
+            ),
+            "",
+        )
+    )
 
     size = float(style.size)
     face = style.fam()
@@ -225,8 +307,9 @@ def render(ctx: Ctx, style: Style) -> tuple[bytes, int, dict[str, Any]]:
         y = 20.0
     for text, kind_ in rows:
         if kind_ == "big":
-            pen.text(paper_w / 2, y + 1, text.strip(), size=size * 1.35, weight="bold",
-                     align="center")
+            pen.text(
+                paper_w / 2, y + 1, text.strip(), size=size * 1.35, weight="bold", align="center"
+            )
             y += lead * 1.6
             continue
         pen.text(5, y, text, size=size, weight="bold" if kind_ == "bold" else "regular")
@@ -237,13 +320,22 @@ def render(ctx: Ctx, style: Style) -> tuple[bytes, int, dict[str, Any]]:
         "date": when.date().isoformat(),
         "time": when.strftime("%H:%M"),
         "currency": currency,
-        "items": [{"description": i["description"], "quantity": str(i["quantity"]),
-                   "unitPrice": dec(i["unitPrice"]), "amount": dec(i["amount"]),
-                   "taxRate": rate_str(i["taxRate"])} for i in items],
+        "items": [
+            {
+                "description": i["description"],
+                "quantity": str(i["quantity"]),
+                "unitPrice": dec(i["unitPrice"]),
+                "amount": dec(i["amount"]),
+                "taxRate": rate_str(i["taxRate"]),
+            }
+            for i in items
+        ],
         "subtotal": dec(subtotal),
         "tax": dec(tax),
-        "taxes": [{"rate": rate_str(t["rate"]), "base": dec(t["base"]), "amount": dec(t["amount"])}
-                  for t in taxes],
+        "taxes": [
+            {"rate": rate_str(t["rate"]), "base": dec(t["base"]), "amount": dec(t["amount"])}
+            for t in taxes
+        ],
         "total": dec(total),
         "paymentMethod": pay_kind,
         "paymentLabel": pay_label,
@@ -253,27 +345,84 @@ def render(ctx: Ctx, style: Style) -> tuple[bytes, int, dict[str, Any]]:
 
 
 register(
-    Template("receipt-grocery-courier", "receipt", render,
-             Style(font="courier", logo="none", size=8.5, extra={"kind": "grocery", "chars": 40})),
-    Template("receipt-cafe-dejavu", "receipt", render,
-             Style(font="dejavu-mono", logo="circle", palette="black", size=8,
-                   extra={"kind": "cafe", "chars": 36})),
-    Template("receipt-hardware", "receipt", render,
-             Style(font="liberation-mono", logo="square", palette="orange", size=8,
-                   extra={"kind": "hardware", "chars": 42})),
-    Template("receipt-kiosk-narrow", "receipt", render,
-             Style(font="courier", logo="none", size=7.5, extra={"kind": "grocery", "chars": 32})),
-    Template("receipt-tax-invoice", "receipt", render,
-             Style(font="liberation-mono", logo="none", size=7.5,
-                   extra={"kind": "grocery", "chars": 42, "layout": "columns"})),
-    Template("receipt-hardware-columns", "receipt", render,
-             Style(font="courier", logo="diamond", palette="grey", size=8,
-                   extra={"kind": "hardware", "chars": 46, "layout": "columns"}),
-             held_out=True),
-    Template("receipt-cafe-wide", "receipt", render,
-             Style(font="liberation-mono", logo="ring", palette="grey", size=9,
-                   extra={"kind": "cafe", "chars": 44}), held_out=True),
-    Template("receipt-grocery-dejavu", "receipt", render,
-             Style(font="dejavu-mono", logo="none", size=7.5,
-                   extra={"kind": "grocery", "chars": 38}), held_out=True),
+    Template(
+        "receipt-grocery-courier",
+        "receipt",
+        render,
+        Style(font="courier", logo="none", size=8.5, extra={"kind": "grocery", "chars": 40}),
+    ),
+    Template(
+        "receipt-cafe-dejavu",
+        "receipt",
+        render,
+        Style(
+            font="dejavu-mono",
+            logo="circle",
+            palette="black",
+            size=8,
+            extra={"kind": "cafe", "chars": 36},
+        ),
+    ),
+    Template(
+        "receipt-hardware",
+        "receipt",
+        render,
+        Style(
+            font="liberation-mono",
+            logo="square",
+            palette="orange",
+            size=8,
+            extra={"kind": "hardware", "chars": 42},
+        ),
+    ),
+    Template(
+        "receipt-kiosk-narrow",
+        "receipt",
+        render,
+        Style(font="courier", logo="none", size=7.5, extra={"kind": "grocery", "chars": 32}),
+    ),
+    Template(
+        "receipt-tax-invoice",
+        "receipt",
+        render,
+        Style(
+            font="liberation-mono",
+            logo="none",
+            size=7.5,
+            extra={"kind": "grocery", "chars": 42, "layout": "columns"},
+        ),
+    ),
+    Template(
+        "receipt-hardware-columns",
+        "receipt",
+        render,
+        Style(
+            font="courier",
+            logo="diamond",
+            palette="grey",
+            size=8,
+            extra={"kind": "hardware", "chars": 46, "layout": "columns"},
+        ),
+        held_out=True,
+    ),
+    Template(
+        "receipt-cafe-wide",
+        "receipt",
+        render,
+        Style(
+            font="liberation-mono",
+            logo="ring",
+            palette="grey",
+            size=9,
+            extra={"kind": "cafe", "chars": 44},
+        ),
+        held_out=True,
+    ),
+    Template(
+        "receipt-grocery-dejavu",
+        "receipt",
+        render,
+        Style(font="dejavu-mono", logo="none", size=7.5, extra={"kind": "grocery", "chars": 38}),
+        held_out=True,
+    ),
 )
