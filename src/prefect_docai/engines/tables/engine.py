@@ -26,6 +26,7 @@ from prefect_docai.engines.tables.structure import (
     is_plausible,
     ruled_confidence,
     split_unruled_rows,
+    split_wide_cells,
     table_box,
 )
 from prefect_docai.models.tools import Tool
@@ -49,6 +50,8 @@ class TableEngine:
                     page_input.segments, page_input.fills = vector[page_input.number]
                 else:
                     page_input.segments = _raster_rulings(document.page(page_input.number))
+                if page_input.ocr:
+                    page_input.words = strip_rule_glyphs(page_input.words, page_input.segments)
                 tables.extend(find_tables(page_input))
             page_count = document.page_count
         warnings: list[str] = []
@@ -133,7 +136,7 @@ def find_tables(page: PageInput) -> list[GridTable]:
             for c in table.cells:
                 c.words, c.text = [], ""
             continue
-        table = drop_empty(split_unruled_rows(table, xs))
+        table = drop_empty(split_wide_cells(split_unruled_rows(table, xs), em))
         table.header_rows = header_rows(table)
         table.confidence = ruled_confidence(table, used)
         table.box = table_box(table.cells)
@@ -151,6 +154,36 @@ def find_tables(page: PageInput) -> list[GridTable]:
             found.append(table)
     found.sort(key=lambda t: (t.box.y0, t.box.x0))
     return found
+
+
+_OPENERS = "[({"
+_CLOSERS = "])}"
+
+
+def strip_rule_glyphs(words: list[TWord], segments: list[Segment]) -> list[TWord]:
+    """OCR reads a table rule touching a word as part of it (``|Percent|``, ``25.0]``):
+    drop ``|`` at word ends, and an unbalanced bracket where a vertical rule runs."""
+    verticals = [s for s in segments if not s.horizontal]
+    out: list[TWord] = []
+    for w in words:
+        text = w.text
+
+        def near(x: float, word: TWord = w) -> bool:
+            return any(
+                abs(v.x0 - x) <= 4 and min(v.y0, v.y1) <= word.box.cy <= max(v.y0, v.y1)
+                for v in verticals
+            )
+
+        text = text.strip("|")
+        if len(text) > 1 and text[-1] in _CLOSERS and near(w.box.x1):
+            if text.count(text[-1]) > text.count(_OPENERS[_CLOSERS.index(text[-1])]):
+                text = text[:-1]
+        if len(text) > 1 and text[0] in _OPENERS and near(w.box.x0):
+            if text.count(text[0]) > text.count(_CLOSERS[_OPENERS.index(text[0])]):
+                text = text[1:]
+        if text:
+            out.append(TWord(text, w.box, w.confidence) if text != w.text else w)
+    return out
 
 
 def _is_chart(table: GridTable, page: PageInput) -> bool:

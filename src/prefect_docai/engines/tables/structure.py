@@ -265,3 +265,46 @@ def drop_empty(table: GridTable) -> GridTable:
     table.cells = cells
     table.n_rows, table.n_cols = len(keep_rows), len(keep_cols)
     return table
+
+
+def split_wide_cells(table: GridTable, em: float) -> GridTable:
+    """A ruled cell over several columns that holds separate phrases, each above its own
+    columns (headings whose separating rules were not drawn), becomes one cell per phrase."""
+    if not table.xs:
+        return table
+    xs = table.xs
+    out: list[Cell] = []
+    for c in table.cells:
+        if c.col_span < 2 or not c.words:
+            out.append(c)
+            continue
+        groups: list[tuple[float, float, list[TWord]]] = []
+        for w in sorted(c.words, key=lambda w: w.box.x0):
+            if groups and w.box.x0 - groups[-1][1] <= em:
+                x0, x1, members = groups[-1]
+                groups[-1] = (x0, max(x1, w.box.x1), [*members, w])
+            else:
+                groups.append((w.box.x0, w.box.x1, [w]))
+        owner: dict[int, int] = {}
+        for col in range(c.col, c.col + c.col_span):
+            overlaps = [min(g[1], xs[col + 1]) - max(g[0], xs[col]) for g in groups]
+            best = max(range(len(groups)), key=lambda i: overlaps[i])
+            if overlaps[best] > 0:
+                owner[col] = best
+        cols_of = {g: sorted(k for k, v in owner.items() if v == g) for g in range(len(groups))}
+        contiguous = all(
+            cols and cols == list(range(cols[0], cols[-1] + 1)) for cols in cols_of.values()
+        )
+        if len(groups) < 2 or not contiguous:
+            out.append(c)
+            continue
+        for g, cols in cols_of.items():
+            words = groups[g][2]
+            box = Box(xs[cols[0]], c.box.y0, xs[cols[-1] + 1], c.box.y1)
+            out.append(Cell(c.row, cols[0], c.row_span, len(cols), box, join_words(words), words))
+        for col in range(c.col, c.col + c.col_span):
+            if col not in owner:
+                box = Box(xs[col], c.box.y0, xs[col + 1], c.box.y1)
+                out.append(Cell(c.row, col, c.row_span, 1, box))
+    table.cells = out
+    return table
