@@ -160,6 +160,15 @@ _OPENERS = "[({"
 _CLOSERS = "])}"
 
 
+def _unbalanced(text: str, bracket: str) -> bool:
+    pair = (
+        _OPENERS[_CLOSERS.index(bracket)]
+        if bracket in _CLOSERS
+        else _CLOSERS[_OPENERS.index(bracket)]
+    )
+    return text.count(bracket) > text.count(pair)
+
+
 def strip_rule_glyphs(words: list[TWord], segments: list[Segment]) -> list[TWord]:
     """OCR reads a table rule touching a word as part of it (``|Percent|``, ``25.0]``):
     drop ``|`` at word ends, and an unbalanced bracket where a vertical rule runs."""
@@ -175,12 +184,10 @@ def strip_rule_glyphs(words: list[TWord], segments: list[Segment]) -> list[TWord
             )
 
         text = text.strip("|")
-        if len(text) > 1 and text[-1] in _CLOSERS and near(w.box.x1):
-            if text.count(text[-1]) > text.count(_OPENERS[_CLOSERS.index(text[-1])]):
-                text = text[:-1]
-        if len(text) > 1 and text[0] in _OPENERS and near(w.box.x0):
-            if text.count(text[0]) > text.count(_CLOSERS[_OPENERS.index(text[0])]):
-                text = text[1:]
+        if len(text) > 1 and text[-1] in _CLOSERS and _unbalanced(text, text[-1]):
+            text = text[:-1] if near(w.box.x1) else text
+        if len(text) > 1 and text[0] in _OPENERS and _unbalanced(text, text[0]):
+            text = text[1:] if near(w.box.x0) else text
         if text:
             out.append(TWord(text, w.box, w.confidence) if text != w.text else w)
     return out
