@@ -44,18 +44,6 @@ class GridTable:
     """Column edges (ruled tables: the rule positions)."""
     ys: list[float] = field(default_factory=list)
 
-    def grid(self) -> list[list[str]]:
-        out = [["" for _ in range(self.n_cols)] for _ in range(self.n_rows)]
-        for c in self.cells:
-            out[c.row][c.col] = c.text
-        return out
-
-    def at(self, row: int, col: int) -> Cell | None:
-        for c in self.cells:
-            if c.row <= row < c.row + c.row_span and c.col <= col < c.col + c.col_span:
-                return c
-        return None
-
 
 def group_lines(words: list[TWord]) -> list[list[TWord]]:
     """Words into visual text lines (top to bottom, each left to right).
