@@ -16,7 +16,7 @@ API (stable)::
     generate(doc_type, *, seed, lang="de", template=None, held_out=False,
              seller_seed=None) -> GeneratedDocument   # seller_seed: same issuing company
     templates(doc_type, *, held_out=False) -> list[str]
-    degrade(pdf, *, seed, dpi=200, ...) -> bytes          # scan-like, image-only PDF
+    degrade(pdf, *, seed, dpi=200, ..., mode="scan") -> bytes  # image-only PDF; scan|fax|copy
     photograph(pdf, *, seed, ...) -> bytes               # JPEG of a photographed page
     separator_sheet(kind) -> bytes                       # "blank" | "qr" | "barcode"
     make_stream(docs, *, separators=None) -> tuple[bytes, list[int]]   # 1-based starts

@@ -13,7 +13,7 @@ import random
 
 import numpy as np
 import pypdfium2 as pdfium
-from PIL import Image, ImageFilter
+from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
 
 def _render(pdf: bytes, dpi: int, *, grey: bool) -> list[Image.Image]:
@@ -55,6 +55,74 @@ def _scan_page(
     return Image.open(io.BytesIO(buf.getvalue()))
 
 
+def _fax_page(
+    img: Image.Image, rng: random.Random, *, rotate: float, page: int, total: int, sender: str
+) -> Image.Image:
+    """Fax look: tilted, half vertical resolution, hard black/white, a transmission header."""
+    img = img.convert("L").rotate(
+        rng.uniform(-rotate, rotate),
+        resample=Image.Resampling.BILINEAR,
+        expand=False,
+        fillcolor=255,
+    )
+    w, h = img.size
+    # standard-resolution fax: 200 x 100 dpi, so rows are doubled on the way back
+    img = img.resize((w, h // 2), Image.Resampling.BILINEAR).resize(
+        (w, h), Image.Resampling.NEAREST
+    )
+    arr = np.asarray(img, dtype=np.float32)
+    gen = np.random.default_rng(rng.randrange(2**32))
+    arr += gen.normal(0.0, 18.0, size=arr.shape).astype(np.float32)
+    threshold = rng.uniform(140, 180)
+    bw = np.where(arr < threshold, 0, 255).astype(np.uint8)
+    # dropouts and a streak or two from the scanner bar
+    for _ in range(rng.randint(0, 3)):
+        row = int(gen.integers(0, h - 2))
+        bw[row : row + rng.randint(1, 2), :] = 0 if rng.random() < 0.3 else 255
+    out = Image.fromarray(bw)
+    draw = ImageDraw.Draw(out)
+    size = max(12, h // 110)
+    font: ImageFont.FreeTypeFont | ImageFont.ImageFont
+    try:
+        font = ImageFont.truetype("DejaVuSansMono.ttf", size)
+    except OSError:
+        font = ImageFont.load_default()
+    stamp = f"{sender}    {rng.randint(1, 28):02d}.{rng.randint(1, 12):02d}. {rng.randint(7, 19):02d}:{rng.randint(0, 59):02d}"
+    draw.text((int(w * 0.05), int(h * 0.006)), stamp, fill=0, font=font)
+    draw.text((int(w * 0.8), int(h * 0.006)), f"S./P. {page:02d}/{total:02d}", fill=0, font=font)
+    return out
+
+
+def _copy_page(img: Image.Image, rng: random.Random, *, rotate: float, quality: int) -> Image.Image:
+    """Photocopy look: high contrast, grey toner streaks, dark shadow along the edges."""
+    img = img.convert("L").rotate(
+        rng.uniform(-rotate, rotate),
+        resample=Image.Resampling.BILINEAR,
+        expand=False,
+        fillcolor=255,
+    )
+    arr = np.asarray(img, dtype=np.float32) / 255.0
+    arr = np.power(arr, rng.uniform(1.6, 2.4)) * 255.0  # toner darkens mid-tones
+    gen = np.random.default_rng(rng.randrange(2**32))
+    w = arr.shape[1]
+    for _ in range(rng.randint(1, 4)):
+        col = int(gen.integers(0, w - 4))
+        arr[:, col : col + rng.randint(1, 4)] *= rng.uniform(0.6, 0.85)
+    edge = int(w * rng.uniform(0.01, 0.03))
+    side = rng.choice(["left", "right", "top"])
+    if side == "left":
+        arr[:, :edge] *= np.linspace(0.15, 1.0, edge, dtype=np.float32)[None, :]
+    elif side == "right":
+        arr[:, w - edge :] *= np.linspace(1.0, 0.15, edge, dtype=np.float32)[None, :]
+    else:
+        arr[:edge, :] *= np.linspace(0.15, 1.0, edge, dtype=np.float32)[:, None]
+    arr += gen.normal(0.0, 6.0, size=arr.shape).astype(np.float32)
+    out = Image.fromarray(np.clip(arr, 0, 255).astype(np.uint8))
+    buf = io.BytesIO()
+    out.save(buf, "JPEG", quality=quality)
+    return Image.open(io.BytesIO(buf.getvalue()))
+
+
 def degrade(
     pdf: bytes,
     *,
@@ -65,9 +133,28 @@ def degrade(
     noise: float = 8.0,
     quality: int = 60,
     grey: bool = True,
+    mode: str = "scan",
 ) -> bytes:
-    """A scan-like, image-only PDF of ``pdf`` (same page count), deterministic per seed."""
+    """A scan-like, image-only PDF of ``pdf`` (same page count), deterministic per seed.
+
+    ``mode``: ``scan`` (greyscale office scan), ``fax`` (black and white, half vertical
+    resolution, transmission header with page numbers) or ``copy`` (photocopy: high
+    contrast, toner streaks, dark edge).
+    """
     rng = random.Random(seed)
+    if mode in ("fax", "copy"):
+        rendered = _render(pdf, dpi, grey=True)
+        if mode == "fax":
+            sender = f"+49 {rng.randint(30, 999)} {rng.randint(100000, 9999999)}"
+            pages = [
+                _fax_page(p, rng, rotate=rotate, page=i, total=len(rendered), sender=sender)
+                for i, p in enumerate(rendered, start=1)
+            ]
+        else:
+            pages = [_copy_page(p, rng, rotate=rotate, quality=quality) for p in rendered]
+        return _to_pdf(pages, dpi)
+    if mode != "scan":
+        raise ValueError(f"unknown degrade mode {mode!r}")
     pages = [
         _scan_page(
             p,
@@ -79,6 +166,10 @@ def degrade(
         )
         for p in _render(pdf, dpi, grey=grey)
     ]
+    return _to_pdf(pages, dpi)
+
+
+def _to_pdf(pages: list[Image.Image], dpi: int) -> bytes:
     buf = io.BytesIO()
     # JPEG frames go into the PDF as DCT streams without recompression; no dates, so the
     # bytes are reproducible

@@ -118,3 +118,22 @@ def test_sample_stream_segments_tile_the_stream() -> None:
         assert a["truth"]["seller"]["name"] == b["truth"]["seller"]["name"]
         assert a["template"] == b["template"]
     assert samples.sample_stream(4, documents=8)[0] == samples.sample_stream(4, documents=8)[0]
+
+
+@pytest.mark.parametrize("mode", ["fax", "copy"])
+def test_fax_and_photocopy_modes(mode: str) -> None:
+    import numpy as np
+
+    doc = samples.generate("contract", seed=2, lang="de")
+    out = samples.degrade(doc.pdf, seed=4, dpi=150, mode=mode)
+    texts = _texts(out)
+    assert len(texts) == doc.page_count
+    assert not "".join(texts).strip()
+    assert samples.degrade(doc.pdf, seed=4, dpi=150, mode=mode) == out
+    page = np.asarray(pdfium.PdfDocument(out)[0].render(scale=1, grayscale=True).to_pil())
+    ink = float((page < 128).mean())
+    assert 0.005 < ink < 0.3  # text survived, the page did not turn black
+    if mode == "fax":  # near black-and-white: few mid-grey pixels
+        assert float(((page > 60) & (page < 190)).mean()) < 0.05
+    with pytest.raises(ValueError):
+        samples.degrade(doc.pdf, seed=4, mode="nope")
