@@ -15,6 +15,7 @@ from starlette.datastructures import FormData
 from prefect_docai.server import accounts
 from prefect_docai.server.auth import get_service
 from prefect_docai.server.problems import OAuthError
+from prefect_docai.server.service import Service
 
 _FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
@@ -159,18 +160,10 @@ async def token(request: Request) -> JSONResponse:
             "client_id and client_secret are required (form fields or HTTP Basic).",
         )
     service = get_service(request)
-    client = await run_in_threadpool(accounts.authenticate, service.db, client_id, secret)
-    if client is None:
-        raise OAuthError(401, "invalid_client", "Unknown client or wrong client secret.")
-    scopes = client.scopes
-    if requested_scope is not None and requested_scope.strip():
-        wanted = tuple(requested_scope.split())
-        if not set(wanted) <= set(client.scopes):
-            raise OAuthError(
-                400, "invalid_scope", f"This client may request only: {' '.join(client.scopes)}."
-            )
-        scopes = tuple(s for s in client.scopes if s in wanted)
-    access_token, _ = service.tokens.issue(client.client_id, scopes)
+    # Lookup and RSA signing both run off the event loop, in one thread hop.
+    access_token, scopes = await run_in_threadpool(
+        _issue, service, client_id, secret, requested_scope
+    )
     return JSONResponse(
         {
             "access_token": access_token,
@@ -182,6 +175,24 @@ async def token(request: Request) -> JSONResponse:
         },
         headers={"Cache-Control": "no-store", "Pragma": "no-cache"},
     )
+
+
+def _issue(
+    service: Service, client_id: str, secret: str, requested_scope: str | None
+) -> tuple[str, tuple[str, ...]]:
+    client = accounts.authenticate(service.db, client_id, secret)
+    if client is None:
+        raise OAuthError(401, "invalid_client", "Unknown client or wrong client secret.")
+    scopes = client.scopes
+    if requested_scope is not None and requested_scope.strip():
+        wanted = tuple(requested_scope.split())
+        if not set(wanted) <= set(client.scopes):
+            raise OAuthError(
+                400, "invalid_scope", f"This client may request only: {' '.join(client.scopes)}."
+            )
+        scopes = tuple(s for s in client.scopes if s in wanted)
+    access_token, _ = service.tokens.issue(client.client_id, scopes)
+    return access_token, scopes
 
 
 def router(token_path: str) -> APIRouter:
