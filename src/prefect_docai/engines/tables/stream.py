@@ -422,6 +422,9 @@ def _table(page: int, block: list[_Line], rules: list[Segment]) -> GridTable | N
     box = union_all([w.box for w in words])
     multi_rows = sum(1 for rl in body if sum(len(line.chunks) for line in rl) >= 2)
     confidence = (multi_rows / max(1, len(body))) * (sum(w.confidence for w in words) / len(words))
+    labels = [c.text for c in cells if c.col == 0 and c.text]
+    if len(cols) == 2 and labels and sum(t.endswith(":") for t in labels) >= 0.8 * len(labels):
+        confidence *= 0.6  # "Label: value" pairs (letterheads, invoice headers): barely a table
     table = GridTable(
         page,
         box,
