@@ -64,6 +64,8 @@ def test_invoice_text_and_truth_agree(lang: str) -> None:
             assert Decimal(tax["amount"]) in amounts
         assert t["seller"]["name"] in text
         assert t["buyer"]["name"] in text
+        for key in (t["buyer"]["vatId"], t["orderReference"], t["customerNumber"]):
+            assert key is None or key in text
         if t["iban"]:
             assert t["iban"] in compact(text)
             assert IBAN(t["iban"], validate_bban=True).bic == t["bic"] or t["bic"] in text

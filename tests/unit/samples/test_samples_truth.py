@@ -46,6 +46,7 @@ def test_delivery_note(lang: str) -> None:
         assert doc.truth["orderReference"] in text
         for item in doc.truth["items"]:
             assert item["sku"] in text
+        assert doc.truth["recipient"]["street"] in text
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -218,13 +218,15 @@ def render(ctx: Ctx, style: Style) -> tuple[bytes, int, dict[str, Any]]:
             biz.LEFT, 55, ctx.t("Rechnung an", "Bill to"), size=8, weight="bold", color=style.accent
         )
         pen.lines(biz.LEFT, 60, inv.buyer.address_lines(ctx.lang), leading=4.5)
-        biz.info_block(pen, _head_rows(ctx, inv, lb), x=120, y=55, boxed=True)
+        head = _head_rows(ctx, inv, lb)
+        biz.info_block(pen, head, x=120, y=55, boxed=True)
         y = 92.0
     elif layout == "strip":
         top = biz.letterhead(pen, ctx, s)
         biz.address_window(pen, ctx, s, inv.buyer, y=max(45.0, top + 6))
         pen.text(biz.LEFT, 92, f"{lb['title']}", size=16, weight="bold", heading=True)
-        y = biz.info_strip(pen, _head_rows(ctx, inv, lb)[:5], y=102)
+        head = _head_rows(ctx, inv, lb)[:5]
+        y = biz.info_strip(pen, head, y=102)
     elif layout == "compact":
         pen.text(biz.LEFT, 18, s.name, size=12, weight="bold", heading=True)
         pen.lines(biz.LEFT, 23, [s.street, s.city_line()], size=8)
@@ -238,14 +240,16 @@ def render(ctx: Ctx, style: Style) -> tuple[bytes, int, dict[str, Any]]:
             heading=True,
         )
         pen.lines(biz.LEFT, 40, inv.buyer.address_lines(ctx.lang), leading=4.3)
-        biz.info_block(pen, _head_rows(ctx, inv, lb), x=125, y=40)
+        head = _head_rows(ctx, inv, lb)
+        biz.info_block(pen, head, x=125, y=40)
         y = 72.0
     else:  # din
         top = biz.letterhead(pen, ctx, s)
         biz.address_window(pen, ctx, s, inv.buyer, y=max(45.0, top + 6))
+        head = _head_rows(ctx, inv, lb)
         biz.info_block(
             pen,
-            _head_rows(ctx, inv, lb),
+            head,
             y=max(50.0, top + 10),
             boxed=bool(style.extra.get("boxed")),
         )
@@ -318,6 +322,14 @@ def render(ctx: Ctx, style: Style) -> tuple[bytes, int, dict[str, Any]]:
     pdf, pages = pen.finish()
     truth = inv.truth()
     truth["title"] = lb["title"]
+    # facts that this rendering left off the page are unknown to a reader: null in the truth
+    shown = {label for label, _ in head}
+    if lb["delivery"] not in shown:
+        truth["deliveryDate"] = None
+    if lb["order"] not in shown:
+        truth["orderReference"] = None
+    if ctx.t("Ihre USt-IdNr.", "Your VAT No.") not in shown:
+        truth["buyer"]["vatId"] = None
     return pdf, pages, truth
 
 

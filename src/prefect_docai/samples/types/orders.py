@@ -181,7 +181,14 @@ def render_delivery_note(ctx: Ctx, style: Style) -> tuple[bytes, int, dict[str, 
             "orderReference": inv.order_ref,
             "customerNumber": inv.customer_no,
             "sender": sender.truth(),
-            "recipient": {k: v for k, v in recipient.truth().items() if k != "taxNumber"},
+            # the window shows the delivery address; the billing address is not on the page
+            "recipient": {
+                "name": ship_to.name,
+                "street": ship_to.street,
+                "postalCode": ship_to.postal_code,
+                "city": ship_to.city,
+                "country": ship_to.country,
+            },
             "shipTo": {
                 "name": ship_to.name,
                 "street": ship_to.street,
