@@ -163,10 +163,12 @@ class DatasetStore:
                 out[doc_id] = status  # type: ignore[assignment]
         return out
 
-    def _mark(self, document_id: str, status: DocumentStatus, run_id: str) -> None:
-        for other in ("processed", "partial", "failed"):
-            if other != status:
-                self._rm(self._path(_META, "ledger", f"{document_id}.{other}"))
+    def _mark(
+        self, document_id: str, status: DocumentStatus, run_id: str, previous: str | None
+    ) -> None:
+        if previous is not None and previous != status:
+            # A retried document: its marker changes name with its status.
+            self._rm(self._path(_META, "ledger", f"{document_id}.{previous}"))
         self._write_atomic(
             self._path(_META, "ledger", f"{document_id}.{status}"),
             json.dumps({"run_id": run_id}).encode(),
@@ -267,8 +269,9 @@ class DatasetStore:
         """Ledger markers and checkpoint removal: idempotent, after the commit point."""
         marked = cleared = 0
         for doc_id, status in manifest.documents.items():
-            if ledger.get(doc_id) != status:
-                self._mark(doc_id, status, manifest.run_id)
+            previous = ledger.get(doc_id)
+            if previous != status:
+                self._mark(doc_id, status, manifest.run_id, previous)
                 ledger[doc_id] = status
                 marked += 1
         staged = set(self._ls_names(_META, "staging"))
