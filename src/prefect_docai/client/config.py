@@ -34,6 +34,16 @@ class ClientConfig(BaseModel):
         default_factory=dict,
         description="Extra pace for uploads to one tool (key: tool suffix, e.g. 'ICR').",
     )
+    pace_margin: float = Field(
+        default=0.1,
+        ge=0,
+        le=1,
+        description=(
+            "Space paced requests this fraction wider than 1/rate: requests leave exactly on "
+            "time but arrive with jitter, and a server enforcing the same rate exactly would "
+            "answer 429 to one that arrives a few milliseconds early."
+        ),
+    )
     timeout: float = Field(default=60.0, gt=0)
     max_retries: int = Field(default=5, ge=0, description="Retries of transient failures.")
     backoff_base: float = Field(default=0.5, ge=0)

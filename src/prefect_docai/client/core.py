@@ -76,23 +76,21 @@ class DocAIClient:
         )
         self._before_request = before_request
         key = (config.base_url, config.client_id)
-        rate = config.requests_per_second
+        slow = 1.0 + config.pace_margin
+        rate = config.requests_per_second / slow if config.requests_per_second else None
+        tool_rates = {s: r / slow for s, r in config.tool_requests_per_second.items() if r}
         if share_state:
             self.tokens = shared_token_manager(
                 config.credentials_key(), config.token_refresh_margin
             )
             self.limiter: RateLimiter | None = shared_limiter(key, rate) if rate else None
             self._tool_limiters = {
-                suffix: shared_limiter((*key, suffix), r)
-                for suffix, r in config.tool_requests_per_second.items()
-                if r
+                suffix: shared_limiter((*key, suffix), r) for suffix, r in tool_rates.items()
             }
         else:
             self.tokens = TokenManager(config.token_refresh_margin)
             self.limiter = RateLimiter(rate) if rate else None
-            self._tool_limiters = {
-                suffix: RateLimiter(r) for suffix, r in config.tool_requests_per_second.items() if r
-            }
+            self._tool_limiters = {suffix: RateLimiter(r) for suffix, r in tool_rates.items()}
 
     # --- lifecycle --------------------------------------------------------------------
 

@@ -38,6 +38,16 @@ def test_limiter_spaces_slots_and_defers() -> None:
         RateLimiter(0)
 
 
+def test_pace_margin_spaces_slots_wider_than_the_rate() -> None:
+    service = FakeService()
+    client = DocAIClient(
+        service.config(requests_per_second=4.0, pace_margin=0.25), share_state=False
+    )
+    assert client.limiter is not None and client.limiter.rate == pytest.approx(4.0 / 1.25)
+    exact = DocAIClient(service.config(requests_per_second=4.0, pace_margin=0), share_state=False)
+    assert exact.limiter is not None and exact.limiter.rate == pytest.approx(4.0)
+
+
 @pytest.mark.parametrize("n", [6])
 def test_concurrent_uploads_keep_the_rate(n: int) -> None:
     rate = 10.0
