@@ -81,7 +81,9 @@ class JobRunner:
                 free = self.settings.workers - len(self._running)
                 if free > 0:
                     for job_id in await _in_thread(self._claim, free):
-                        task = asyncio.create_task(self._run(job_id), name=f"docai-job-{job_id}")
+                        task = asyncio.create_task(
+                            self._run_logged(job_id), name=f"docai-job-{job_id}"
+                        )
                         self._running[job_id] = task
                         task.add_done_callback(self._finished_callback(job_id))
             except Exception:
@@ -203,6 +205,15 @@ class JobRunner:
             )
 
     # --- one job ---------------------------------------------------------------------
+
+    async def _run_logged(self, job_id: str) -> None:
+        try:
+            await self._run(job_id)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            # The lease is no longer renewed, so the job is requeued once it runs out.
+            log.exception("job %s: runner failed; it will be retried", job_id)
 
     async def _run(self, job_id: str) -> None:
         job = await _in_thread(self._load, job_id)

@@ -177,6 +177,9 @@ def _file_result(
             "result.json",
         )
     matching = [file for file in files if file.output_type == wanted]
+    if not matching and wanted == "PDF":
+        # PaperFlow's per-document PDFs belong to the ZIP (no output type); PDF asks for them.
+        matching = [file for file in files if file.media_type == "application/pdf"]
     if not matching:
         raise Problem(
             404,
