@@ -181,6 +181,20 @@ def test_lattice_spans_from_missing_rules() -> None:
     assert len(table.cells) == 7
 
 
+def test_ruled_table_on_cropped_page() -> None:
+    # rules (mediabox frame) and words (crop box frame) must line up
+    import pikepdf
+
+    with pikepdf.open(io.BytesIO(_ruled_pdf(RULED_ROWS))) as pdf:
+        width, height = (float(v) for v in pdf.pages[0].mediabox[2:])
+        pdf.pages[0].CropBox = pikepdf.Array([30, 40, width - 20, height - 10])
+        out = io.BytesIO()
+        pdf.save(out)
+    result, _ = _run(out.getvalue())
+    assert len(result.tables) == 1
+    assert _grid(result.tables[0]) == RULED_ROWS
+
+
 @pytest.mark.parametrize("kind", ["ruled", "unruled"])
 def test_rasterized_tables_use_ocr_words(kind: str) -> None:
     pdf = _ruled_pdf(RULED_ROWS) if kind == "ruled" else _unruled_pdf()

@@ -61,8 +61,9 @@ def vector_segments(
             page = pdf.pages[number - 1]
             segs: list[Segment] = []
             fills: list[Box] = []
-            # pdfplumber coordinates: top-left origin relative to the page's mediabox
-            ox, oy = float(page.bbox[0]), float(page.bbox[1])
+            # pdfplumber gives top-left coordinates in the mediabox frame; the page model's
+            # words are relative to the crop box
+            ox, oy = float(page.cropbox[0]), float(page.cropbox[1])
             for obj in list(page.lines) + list(page.rects) + list(page.curves):
                 if not _visible(obj):
                     continue
