@@ -34,6 +34,8 @@ without blanks. Per type:
 - receipt: merchant{name, address, vatId}, date, time, currency, items[{description,
   quantity, unitPrice, amount, taxRate}], subtotal, tax, taxes[...], total, paymentMethod
 - other types: title plus the type's key facts (sender, recipient, date, subject, ...)
+- invoice, delivery_note, purchase_order, bank_statement, report: tables[{startPage,
+  endPage, header, rows}] with every table cell as printed (table-extraction truth)
 
 Every truth dict also has ``pageCount`` and ``pageNumbering`` (the printed pattern or None).
 """

@@ -149,6 +149,8 @@ class Pen:
             self.c.setAuthor(author)
         self.fam = style.fam()
         self.head = style.head()
+        # every table drawn, as printed: the truth for table extraction
+        self.tables: list[dict[str, Any]] = []
 
     # -- pages ---------------------------------------------------------------------------
     def _draw_footer(self, c: Canvas, page: int, total: int) -> None:
@@ -436,6 +438,7 @@ def table(
             )
         return y1
 
+    start_page = pen.pages
     y = header(y)
     for i, row in enumerate(rows):
         wrapped = [
@@ -476,4 +479,12 @@ def table(
             pen.hline(x, x + total_w, y, color=tint, width=0.6)
     if st in ("grid", "boxed"):
         pen.rect(x, y - 0.01, total_w, 0.01, stroke=colors.HexColor("#999999"))
+    pen.tables.append(
+        {
+            "startPage": start_page,
+            "endPage": pen.pages,
+            "header": [col.title for col in columns],
+            "rows": [list(row) for row in rows],
+        }
+    )
     return y + 1

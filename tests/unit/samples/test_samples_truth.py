@@ -173,3 +173,28 @@ def test_page_number_chains_appear() -> None:
             assert last in text
             seen.add(pattern)
     assert len(seen) >= 3
+
+
+@pytest.mark.parametrize(
+    "doc_type", ["invoice", "delivery_note", "purchase_order", "bank_statement", "report"]
+)
+def test_table_truth_is_printed_on_its_pages(doc_type: str) -> None:
+    spans = []
+    for seed in range(16):
+        doc = samples.generate(doc_type, seed=seed, lang="de" if seed % 2 else "en")
+        pdf = pdfium.PdfDocument(doc.pdf)
+        pages = [page.get_textpage().get_text_range() for page in pdf]
+        pdf.close()
+        assert doc.truth["tables"]
+        for table in doc.truth["tables"]:
+            start, end = table["startPage"], table["endPage"]
+            assert 1 <= start <= end <= doc.page_count
+            spans.append(end - start)
+            assert all(squash(h) in squash(pages[start - 1]) for h in table["header"])
+            text = squash("".join(pages[start - 1 : end]))
+            assert table["rows"]
+            for row in table["rows"]:
+                assert len(row) == len(table["header"])
+                assert all(squash(cell) in text for cell in row)
+    if doc_type in ("invoice", "bank_statement"):
+        assert max(spans) >= 1  # some tables run over a page break

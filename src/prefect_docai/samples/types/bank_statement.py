@@ -251,6 +251,7 @@ def render(ctx: Ctx, style: Style) -> tuple[bytes, int, dict[str, Any]]:
         pages,
         {
             "title": ctx.t("Kontoauszug", "Statement"),
+            "tables": pen.tables,
             "bankName": bank_name,
             "statementNumber": number,
             "accountHolder": holder.name,

@@ -322,6 +322,7 @@ def render(ctx: Ctx, style: Style) -> tuple[bytes, int, dict[str, Any]]:
     pdf, pages = pen.finish()
     truth = inv.truth()
     truth["title"] = lb["title"]
+    truth["tables"] = pen.tables
     # facts that this rendering left off the page are unknown to a reader: null in the truth
     shown = {label for label, _ in head}
     if lb["delivery"] not in shown:

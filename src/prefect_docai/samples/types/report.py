@@ -242,9 +242,9 @@ def render(ctx: Ctx, style: Style) -> tuple[bytes, int, dict[str, Any]]:
             )
             pen.text(LEFT, y, caption + heading.split(" ", 1)[-1], size=size - 1, weight="italic")
             y += 3
-            start_page = pen.pages
             y = table(pen, LEFT, y, cols, rows, bottom=bottom, restart=restart) + 4
-            tables_truth.append({"page": start_page, "header": header, "rows": rows})
+            # "page" is kept as an alias of startPage for early readers of this truth
+            tables_truth.append({**pen.tables[-1], "page": pen.tables[-1]["startPage"]})
         if si - 1 == chart_at:
             header, rows, raw = _data_table(ctx)
             if y + 62 > bottom:
