@@ -97,6 +97,11 @@ def test_paperflow_zip_has_one_pdf_per_document(api: Api) -> None:
     import pypdfium2 as pdfium
 
     assert all(len(pdfium.PdfDocument(files[f"document-{i}.pdf"])) == 1 for i in (1, 2, 3))
+    # The per-document PDFs carry no output type; outputType=PDF returns them as a ZIP.
+    pdfs = api.result(job_id, "file", outputType="PDF")
+    assert pdfs.status_code == 200 and pdfs.headers["content-type"] == "application/zip"
+    with zipfile.ZipFile(io.BytesIO(pdfs.content)) as archive:
+        assert sorted(archive.namelist()) == ["document-1.pdf", "document-2.pdf", "document-3.pdf"]
 
 
 def test_classify_zip_and_unproduced_type(api: Api) -> None:

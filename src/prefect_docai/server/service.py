@@ -24,7 +24,7 @@ class Service:
         self.instance_id = secrets.token_hex(8)
         settings.data_dir.mkdir(parents=True, exist_ok=True)
         self.db = Database(settings.sqlalchemy_url)
-        self.store = BlobStore(settings.blob_url)
+        self.store = BlobStore(settings.blob_url, **settings.storage_options)
         self.tokens = TokenService(
             load_or_create_key(settings.key_path),
             settings.issuer,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -32,6 +33,8 @@ class Settings(BaseSettings):
     data_dir: Path = Path("docai-data")
     database_url: str | None = None
     storage_url: str | None = None
+    storage_options: dict[str, Any] = {}
+    """fsspec options for ``storage_url`` as JSON, e.g. ``{"endpoint_url": "http://minio:9000"}``."""
     tool_prefix: str = "Tool"
     token_path: str = "/oauth/token"
     issuer: str = "prefect-docai"
