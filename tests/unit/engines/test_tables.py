@@ -162,12 +162,18 @@ def test_table_continued_on_next_page() -> None:
 
 
 def test_threshold_drops_tables() -> None:
-    result, files = _run(_ruled_pdf(RULED_ROWS), threshold=1.01)
-    assert result.tables == []
-    assert files[0].data == b""
-    kept, _ = _run(_ruled_pdf(RULED_ROWS), threshold=0.5)
-    assert len(kept.tables) == 1
-    assert kept.tables[0].confidence is not None and kept.tables[0].confidence >= 0.5
+    sparse = [list(r) for r in RULED_ROWS]
+    sparse[2][1] = sparse[3][2] = ""  # empty cells lower a ruled table's confidence
+    pdf = _ruled_pdf(sparse)
+    for threshold in (0.99, 99.0):  # a fraction or a percentage
+        result, files = _run(pdf, threshold=threshold)
+        assert result.tables == []
+        assert files[0].data == b""
+    for threshold in (0.5, 50.0):
+        kept, _ = _run(pdf, threshold=threshold)
+        assert len(kept.tables) == 1
+        confidence = kept.tables[0].confidence
+        assert confidence is not None and 0.5 <= confidence < 0.99
 
 
 def test_lattice_spans_from_missing_rules() -> None:

@@ -55,11 +55,12 @@ class TableEngine:
                 tables.extend(find_tables(page_input))
             page_count = document.page_count
         warnings: list[str] = []
-        if options.threshold is not None:
-            kept = [t for t in tables if t.confidence >= options.threshold]
+        threshold = normalize_threshold(options.threshold)
+        if threshold is not None:
+            kept = [t for t in tables if t.confidence >= threshold]
             if len(kept) < len(tables):
                 warnings.append(
-                    f"{len(tables) - len(kept)} table(s) below threshold {options.threshold} dropped"
+                    f"{len(tables) - len(kept)} table(s) below threshold {threshold:.2f} dropped"
                 )
             tables = kept
         tag_continuations(tables, {p.number: p for p in pages})
@@ -70,6 +71,15 @@ class TableEngine:
         if not options.output_formats or "CSV" in options.output_formats:
             files.append(csv_output(result))
         return EngineOutput(result=result, page_count=page_count, files=files, warnings=warnings)
+
+
+def normalize_threshold(threshold: float | None) -> float | None:
+    """0..1, or a percentage (> 1) as some clients send it (as ToolClassify reads it)."""
+    if threshold is None:
+        return None
+    if threshold > 1.0:
+        threshold /= 100.0
+    return min(max(threshold, 0.0), 1.0)
 
 
 def _page_input(document: Document, page: Page) -> PageInput:
