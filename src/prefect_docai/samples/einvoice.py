@@ -63,7 +63,8 @@ def cii_xml(truth: dict[str, Any]) -> bytes:
             party.tax_registrations.add(TaxRegistration(id=("FC", data["taxNumber"])))
     if truth.get("orderReference"):
         agreement.buyer_order.issuer_assigned_id = truth["orderReference"]
-    doc.trade.delivery.event.occurrence = dt.date.fromisoformat(truth["deliveryDate"])
+    if truth.get("deliveryDate"):
+        doc.trade.delivery.event.occurrence = dt.date.fromisoformat(truth["deliveryDate"])
 
     settlement = doc.trade.settlement
     settlement.currency_code = cur

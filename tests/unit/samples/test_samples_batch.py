@@ -89,3 +89,16 @@ def test_stream_segments_start_where_the_manifest_says(tmp_path: Path) -> None:
             assert not texts[sep["page"] - 1].strip()
     covered = sum(s["pageCount"] for s in segments) + len(stream["separatorPages"])
     assert covered == stream["pages"]
+
+
+def test_einvoice_xml_for_many_invoices() -> None:
+    from facturx import get_xml_from_pdf
+
+    from prefect_docai.samples.einvoice import generate_einvoice
+
+    for seed in range(6):
+        doc = generate_einvoice(seed=seed, lang="de" if seed % 2 else "en")
+        name, xml = get_xml_from_pdf(doc.pdf)
+        assert name == "factur-x.xml"
+        assert doc.truth["invoiceNumber"].encode() in xml
+        assert doc.truth["gross"].encode() in xml
