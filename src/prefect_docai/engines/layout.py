@@ -64,7 +64,7 @@ def _cluster(tokens: Sequence[Token], width: float, height: float) -> list[_Segm
         box = _points(token.bbox, width, height)
         word_height = max(box[3] - box[1], 0.1)
         target = None
-        for segment in reversed(segments[-40:]):
+        for segment in reversed(segments[-12:]):
             overlap = min(box[3], segment.y1) - max(box[1], segment.y0)
             if overlap < 0.5 * min(word_height, segment.height):
                 continue

@@ -96,8 +96,11 @@ def recognize(gray: Gray, dpi: int, lang: str, psm: int | None = None) -> list[O
             block += 1
         if iterator.IsAtBeginningOf(tesserocr.RIL.TEXTLINE):
             line += 1
-        text = iterator.GetUTF8Text(level)
-        box = iterator.BoundingBox(level)
+        try:
+            text = iterator.GetUTF8Text(level)
+        except RuntimeError:  # tesserocr raises for an empty word instead of returning ""
+            text = None
+        box = iterator.BoundingBox(level) if text else None
         if text and text.strip() and box is not None:
             words.append(
                 OcrWord(

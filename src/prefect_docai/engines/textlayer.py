@@ -12,6 +12,10 @@ from __future__ import annotations
 import ctypes
 import unicodedata
 from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
 
 BBox = tuple[float, float, float, float]
 
@@ -38,118 +42,181 @@ class TextLayer:
     """Why the layer is (not) used: ``ok``, ``empty``, ``garbled``, ``image``."""
 
 
-def _bad_char(char: str, code: int, map_error: bool) -> bool:
-    if map_error or code in (0, 0xFFFD) or 0xE000 <= code <= 0xF8FF or code >= 0xF0000:
+_BAD_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cn", "Cs"})
+
+
+def _bad_char(char: str) -> bool:
+    code = ord(char)
+    if code in (0, 0xFFFD) or 0xE000 <= code <= 0xF8FF or code >= 0xF0000:
         return True
-    category = unicodedata.category(char)
-    return category in ("Cc", "Cf", "Co", "Cn", "Cs") and char not in "\t\r\n"
+    return unicodedata.category(char) in _BAD_CATEGORIES
 
 
-def _to_upright(box: BBox, crop: BBox, rotation: int) -> BBox:
-    """PDF user-space box (l, b, r, t) → upright page fractions (x0, y0, x1, y1)."""
-    left, bottom, right, top = crop
-    width = max(right - left, 1e-6)
-    height = max(top - bottom, 1e-6)
-    u0 = (box[0] - left) / width
-    u1 = (box[2] - left) / width
-    v0 = (top - box[3]) / height
-    v1 = (top - box[1]) / height
+def _upright_arrays(
+    left: npt.NDArray[np.float64],
+    bottom: npt.NDArray[np.float64],
+    right: npt.NDArray[np.float64],
+    top: npt.NDArray[np.float64],
+    crop: BBox,
+    rotation: int,
+) -> tuple[npt.NDArray[np.float64], ...]:
+    """User-space boxes → upright page points (x0, y0, x1, y1; y down), vectorized."""
+    c_left, c_bottom, c_right, c_top = crop
+    u0, u1 = left - c_left, right - c_left
+    v0, v1 = c_top - top, c_top - bottom
+    width, height = c_right - c_left, c_top - c_bottom
     if rotation == 90:
-        x0, y0, x1, y1 = 1 - v1, u0, 1 - v0, u1
-    elif rotation == 180:
-        x0, y0, x1, y1 = 1 - u1, 1 - v1, 1 - u0, 1 - v0
-    elif rotation == 270:
-        x0, y0, x1, y1 = v0, 1 - u1, v1, 1 - u0
-    else:
-        x0, y0, x1, y1 = u0, v0, u1, v1
-    clamp = _clamp
-    return (clamp(x0), clamp(y0), clamp(x1), clamp(y1))
+        return height - v1, u0, height - v0, u1
+    if rotation == 180:
+        return width - u1, height - v1, width - u0, height - v0
+    if rotation == 270:
+        return v0, width - u1, v1, width - u0
+    return u0, v0, u1, v1
 
 
-def _clamp(value: float) -> float:
-    return 0.0 if value < 0.0 else 1.0 if value > 1.0 else value
+def _image_cover(page: object, area: float) -> float:
+    """Share of the page covered by image objects, descending into form XObjects."""
+    import pypdfium2.raw as pdfium_c
+
+    left, bottom, right, top = (ctypes.c_float() for _ in range(4))
+    refs = [ctypes.byref(v) for v in (left, bottom, right, top)]
+    covered = 0.0
+
+    def visit(count: int, get: Any, depth: int) -> None:
+        nonlocal covered
+        for index in range(count):
+            obj = get(index)
+            kind = pdfium_c.FPDFPageObj_GetType(obj)
+            if kind == pdfium_c.FPDF_PAGEOBJ_IMAGE:
+                if pdfium_c.FPDFPageObj_GetBounds(obj, *refs):
+                    covered += max(0.0, right.value - left.value) * max(
+                        0.0, top.value - bottom.value
+                    )
+            elif kind == pdfium_c.FPDF_PAGEOBJ_FORM and depth < 8:
+                visit(
+                    pdfium_c.FPDFFormObj_CountObjects(obj),
+                    lambda i, o=obj: pdfium_c.FPDFFormObj_GetObject(o, i),
+                    depth + 1,
+                )
+
+    visit(
+        pdfium_c.FPDFPage_CountObjects(page),
+        lambda i: pdfium_c.FPDFPage_GetObject(page, i),
+        0,
+    )
+    return min(1.0, covered / max(area, 1e-6))
 
 
-def read_text_layer(textpage: object, crop: BBox, rotation: int, image_cover: float) -> TextLayer:
+def read_text_layer(textpage: object, page: object, crop: BBox, rotation: int) -> TextLayer:
     """Words of one page's text layer.
 
-    ``textpage`` is the raw ``FPDF_TEXTPAGE`` handle, ``crop`` the crop box (l, b, r, t) in
-    user space, ``rotation`` the page's ``/Rotate``, ``image_cover`` the share of the page
-    covered by image objects (a scan with a few text objects on top is still a scan).
+    ``textpage``/``page`` are the raw ``FPDF_TEXTPAGE``/``FPDF_PAGE`` handles, ``crop`` the
+    crop box (l, b, r, t) in user space, ``rotation`` the page's ``/Rotate``.
+
+    One ctypes call per visible character (its loose box); the whole text comes from one
+    ``FPDFText_GetText`` call, and grouping into words is vectorized with numpy: a word
+    ends at whitespace (pdfium's generated separators included), at a gap wider than a
+    third of the glyph height, or where the next glyph leaves the line.
     """
     import pypdfium2.raw as pdfium_c
 
     count = pdfium_c.FPDFText_CountChars(textpage)
+    if count <= 0:
+        return TextLayer([], False, "empty")
+    buffer = ctypes.create_string_buffer((count + 1) * 2)
+    written = pdfium_c.FPDFText_GetText(
+        textpage, 0, count, ctypes.cast(buffer, ctypes.POINTER(ctypes.c_ushort))
+    )
+    text = buffer.raw[: max(0, written - 1) * 2].decode("utf-16-le", errors="replace")
+    if len(text) != count:
+        # Characters outside the BMP take two UTF-16 units: fall back to one call per char.
+        text = "".join(
+            chr(c) if 0 < (c := pdfium_c.FPDFText_GetUnicode(textpage, i)) < 0x110000 else "\ufffd"
+            for i in range(count)
+        )
+
     rect = pdfium_c.FS_RECTF()
     rect_ref = ctypes.byref(rect)
-    get_unicode = pdfium_c.FPDFText_GetUnicode
     get_box = pdfium_c.FPDFText_GetLooseCharBox
-    is_generated = pdfium_c.FPDFText_IsGenerated
-    map_error = pdfium_c.FPDFText_HasUnicodeMapError
-    font_size = pdfium_c.FPDFText_GetFontSize
-    text_object = pdfium_c.FPDFText_GetTextObject
-    render_mode = pdfium_c.FPDFTextObj_GetTextRenderMode
-    invisible = 0
-
-    # Characters are grouped in upright page points (y down), so a page turned by /Rotate
-    # groups like any other.
-    crop_w, crop_h = crop[2] - crop[0], crop[3] - crop[1]
-    page_w, page_h = (crop_h, crop_w) if rotation in (90, 270) else (crop_w, crop_h)
-    page_w, page_h = max(page_w, 1e-6), max(page_h, 1e-6)
-
-    words: list[RawWord] = []
-    visible = bad = 0
-    chars: list[str] = []
-    x0 = y0 = x1 = y1 = 0.0
-    size = 0.0
-
-    def flush() -> None:
-        if chars:
-            text = "".join(chars)
-            box = (x0 / page_w, y0 / page_h, x1 / page_w, y1 / page_h)
-            words.append(RawWord(text, box, size))
-            chars.clear()
-
-    for index in range(count):
-        code = get_unicode(textpage, index)
-        char = chr(code) if 0 <= code < 0x110000 else "\ufffd"
-        if char.isspace() or is_generated(textpage, index) == 1 or code == 0xFFFE:
-            flush()
+    indexes: list[int] = []
+    boxes: list[tuple[float, float, float, float]] = []
+    bad = 0
+    for index, char in enumerate(text):
+        if char.isspace() or char in "\ufffe\x02":
+            continue
+        if _bad_char(char):
+            bad += 1
             continue
         get_box(textpage, index, rect_ref)
-        low, high = min(rect.bottom, rect.top), max(rect.bottom, rect.top)
-        u0, v0, u1, v1 = _to_upright((rect.left, low, rect.right, high), crop, rotation)
-        left, top, right, bottom = u0 * page_w, v0 * page_h, u1 * page_w, v1 * page_h
-        visible += 1
-        if _bad_char(char, code, map_error(textpage, index) == 1):
-            bad += 1
-            flush()
-            continue
-        height = bottom - top
-        if chars:
-            gap = left - x1
-            overlap = min(bottom, y1) - max(top, y0)
-            same_line = overlap > 0.4 * min(height, y1 - y0)
-            if not same_line or gap > 0.33 * max(height, y1 - y0) or gap < -height:
-                flush()
-        if chars:
-            x0, y0 = min(x0, left), min(y0, top)
-            x1, y1 = max(x1, right), max(y1, bottom)
-        else:
-            x0, y0, x1, y1 = left, top, right, bottom
-            size = float(font_size(textpage, index))
-            # Checked once per word: invisible text over an image is an OCR layer.
-            handle = text_object(textpage, index)
-            if handle and render_mode(handle) == pdfium_c.FPDF_TEXTRENDERMODE_INVISIBLE:
-                invisible += 1
-        chars.append(char)
-    flush()
-
+        indexes.append(index)
+        boxes.append((rect.left, rect.bottom, rect.right, rect.top))
+    visible = len(indexes) + bad
     if visible == 0:
         return TextLayer([], False, "empty")
+
+    words: list[RawWord] = []
+    if indexes:
+        array = np.asarray(boxes, dtype=np.float64)
+        low = np.minimum(array[:, 1], array[:, 3])
+        high = np.maximum(array[:, 1], array[:, 3])
+        x0, y0, x1, y1 = _upright_arrays(array[:, 0], low, array[:, 2], high, crop, rotation)
+        x0, x1 = np.minimum(x0, x1), np.maximum(x0, x1)
+        y0, y1 = np.minimum(y0, y1), np.maximum(y0, y1)
+        idx = np.asarray(indexes)
+        heights = y1 - y0
+        # Break before character i when a skipped (space/bad) character sits in between,
+        # the gap is wide, it runs backwards, or it does not share the line with i-1.
+        breaks = np.ones(len(idx), dtype=bool)
+        if len(idx) > 1:
+            adjacent = idx[1:] == idx[:-1] + 1
+            gap = x0[1:] - x1[:-1]
+            tall = np.maximum(heights[1:], heights[:-1])
+            overlap = np.minimum(y1[1:], y1[:-1]) - np.maximum(y0[1:], y0[:-1])
+            same_line = overlap > 0.4 * np.minimum(heights[1:], heights[:-1])
+            joined = adjacent & same_line & (gap <= 0.33 * tall) & (gap >= -heights[1:])
+            breaks[1:] = ~joined
+        starts = np.flatnonzero(breaks)
+        ends = np.append(starts[1:], len(idx))
+        wx0 = np.minimum.reduceat(x0, starts)
+        wy0 = np.minimum.reduceat(y0, starts)
+        wx1 = np.maximum.reduceat(x1, starts)
+        wy1 = np.maximum.reduceat(y1, starts)
+        crop_w, crop_h = crop[2] - crop[0], crop[3] - crop[1]
+        page_w, page_h = (crop_h, crop_w) if rotation in (90, 270) else (crop_w, crop_h)
+        page_w, page_h = max(page_w, 1e-6), max(page_h, 1e-6)
+        font_size = pdfium_c.FPDFText_GetFontSize
+        text_object = pdfium_c.FPDFText_GetTextObject
+        render_mode = pdfium_c.FPDFTextObj_GetTextRenderMode
+        invisible_mode = pdfium_c.FPDF_TEXTRENDERMODE_INVISIBLE
+        invisible = 0
+        for n, (start, end) in enumerate(zip(starts.tolist(), ends.tolist(), strict=True)):
+            first = int(idx[start])
+            word_text = "".join(text[int(i)] for i in idx[start:end])
+            handle = text_object(textpage, first)
+            # Invisible text over an image is an OCR layer (a searchable scan).
+            if handle and render_mode(handle) == invisible_mode:
+                invisible += 1
+            words.append(
+                RawWord(
+                    word_text,
+                    (
+                        _clamp(float(wx0[n]) / page_w),
+                        _clamp(float(wy0[n]) / page_h),
+                        _clamp(float(wx1[n]) / page_w),
+                        _clamp(float(wy1[n]) / page_h),
+                    ),
+                    float(font_size(textpage, first)),
+                )
+            )
     if bad > _MAX_BAD_SHARE * visible:
         return TextLayer(words, False, "garbled")
-    searchable_scan = invisible > 0.8 * max(1, len(words))
-    if image_cover > 0.5 and visible < _SCAN_MAX_CHARS and not searchable_scan:
-        return TextLayer(words, False, "image")
+    area = (crop[2] - crop[0]) * (crop[3] - crop[1])
+    if visible < _SCAN_MAX_CHARS and _image_cover(page, area) > 0.5:
+        searchable_scan = words and invisible > 0.8 * len(words)
+        if not searchable_scan:
+            return TextLayer(words, False, "image")
     return TextLayer(words, True, "ok")
+
+
+def _clamp(value: float) -> float:
+    return 0.0 if value < 0.0 else 1.0 if value > 1.0 else value
