@@ -133,13 +133,20 @@ def test_failed_job_says_why_and_refunds(api: Api) -> None:
         assert problem(failed)["code"] == "job_failed"
 
 
-def test_worker_crash_fails_the_job_without_breaking_the_pool(make_api: Any) -> None:
-    with EmbeddedService(workers=1, engines=_engines(), max_job_attempts=1) as service:
+def test_worker_crash_and_timeout_fail_the_job_without_breaking_the_pool(make_api: Any) -> None:
+    with EmbeddedService(
+        workers=1, engines=_engines(), max_job_attempts=1, job_timeout=3
+    ) as service:
         api = Api(service, service.create_client(credits=10))
         crashed = api.job("ToolICR", documents.pdf("CRASH"))
         body = api.wait(crashed).json()
         assert body["status"] == "failed"
         assert body["error"]["code"] == "engine_crashed"
+        assert api.credits() == 10
+        hung = api.job("ToolInvoice", documents.pdf("SLEEP 30"))
+        body = api.wait(hung).json()
+        assert body["status"] == "failed"
+        assert body["error"]["code"] == "timeout"
         assert api.credits() == 10
         fine = api.job("ToolClassify", documents.pdf("fine"))
         assert api.wait(fine).json()["status"] == "succeeded"
