@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import random
+import threading
 import zlib
 
 from prefect_docai.samples.core import DOC_TYPES, LANGS, GeneratedDocument, make_ctx, registry
 from prefect_docai.samples.render import numbering_format
+
+_LOCK = threading.Lock()
 
 
 def templates(doc_type: str, *, held_out: bool = False) -> list[str]:
@@ -45,8 +48,11 @@ def generate(
         if not matches:
             raise ValueError(f"unknown template {template!r} for {doc_type!r}")
         chosen = matches[0]
-    ctx = make_ctx(doc_type, chosen, seed=seed, lang=lang, seller_seed=seller_seed)
-    pdf, pages, truth = chosen.render(ctx, chosen.style)
+    # Faker instances are shared per locale (creating one costs ~0.2 s) and reseeded per
+    # document; the lock keeps that reseed-and-draw atomic, so threads stay deterministic
+    with _LOCK:
+        ctx = make_ctx(doc_type, chosen, seed=seed, lang=lang, seller_seed=seller_seed)
+        pdf, pages, truth = chosen.render(ctx, chosen.style)
     truth.setdefault("pageCount", pages)
     truth.setdefault("pageNumbering", numbering_format(chosen.style, lang) if pages else None)
     truth.setdefault("locale", ctx.locale)

@@ -179,3 +179,15 @@ def test_seller_seed_gives_one_supplier_across_documents(doc_type: str, lang: st
     assert len({d.pdf for d in docs}) == 3  # the documents themselves differ
     other = samples.generate(doc_type, seed=0, lang=lang, template=template, seller_seed=78)
     assert other.truth[key]["name"] not in names
+
+
+def test_generation_is_deterministic_across_threads() -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    jobs = [(t, s) for t in ("invoice", "letter", "receipt") for s in range(4)]
+    serial = [samples.generate(t, seed=s, lang="en").pdf for t, s in jobs]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        threaded = list(
+            pool.map(lambda job: samples.generate(job[0], seed=job[1], lang="en").pdf, jobs)
+        )
+    assert threaded == serial
