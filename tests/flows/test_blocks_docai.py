@@ -77,9 +77,14 @@ def test_saved_block_keeps_the_secret_secret(service: EmbeddedService) -> None:
 
 def test_get_client_configures_the_client(service: EmbeddedService) -> None:
     block = credentials_for(
-        service, tool_prefix="Tool", auth_method="client_secret_basic", token_header="accessToken"
+        service,
+        tool_prefix="Tool",
+        auth_method="client_secret_basic",
+        token_header="accessToken",
+        tool_requests_per_second={"ICR": 0.5},
     )
     config = block.client_config()
+    assert config.tool_requests_per_second == {"ICR": 0.5}
     assert config.token_url == service.token_url
     assert config.auth_method == "client_secret_basic" and config.token_header == "accessToken"
     assert isinstance(config.client_secret, SecretStr)

@@ -82,6 +82,13 @@ class DocAICredentials(Block):
         default=1.0,
         description="Pace of all calls per credentials in one process; empty means unpaced.",
     )
+    tool_requests_per_second: dict[str, float] = Field(
+        default_factory=dict,
+        description=(
+            "Pace of uploads per tool (key: tool suffix such as ICR), on top of "
+            "requests_per_second; our service limits uploads per client and tool."
+        ),
+    )
     timeout: float = Field(
         default=60.0, gt=0, description="Timeout of one HTTP request in seconds."
     )
@@ -106,6 +113,7 @@ class DocAICredentials(Block):
             auth_method=self.auth_method,
             token_header=self.token_header,
             requests_per_second=self.requests_per_second,
+            tool_requests_per_second=self.tool_requests_per_second,
             timeout=self.timeout,
             max_retries=self.max_retries,
         )
