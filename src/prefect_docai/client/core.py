@@ -27,6 +27,7 @@ from prefect_docai.client.errors import (
     ResultNotReadyError,
     ResultTimeoutError,
     ServiceUnavailableError,
+    TransientError,
     error_from_response,
     problem_of,
     retry_after_of,
@@ -212,7 +213,10 @@ class DocAIClient:
         """Poll until the job is done; backoff with jitter, never earlier than ``Retry-After``.
 
         A 404 saying the job is pending means "not yet" and polling goes on; a 404 saying
-        unknown or expired means "never" and raises ``JobNotFoundError`` at once.
+        unknown or expired means "never" and raises ``JobNotFoundError`` at once. A
+        transient failure of a poll (service unreachable or overloaded beyond the client's
+        own retries) does not end the wait either: it is raised only if it is still
+        happening when the timeout runs out.
         """
         deadline = time.monotonic() + timeout
         interval = poll_interval
@@ -228,9 +232,16 @@ class DocAIClient:
                         job_id=job_id,
                         last_status=exc.job_status,
                     ) from exc
-                delay = max(exc.retry_after or 0.0, jittered(interval))
-                await anyio.sleep(min(delay, remaining))
-                interval = min(interval * 1.5, max_poll_interval)
+                hint = exc.retry_after
+            except TransientError as exc:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise
+                logger.info("polling job %s: %s; polling on", job_id, exc)
+                hint = getattr(exc, "retry_after", None)
+            delay = max(hint or 0.0, jittered(interval))
+            await anyio.sleep(min(delay, remaining))
+            interval = min(interval * 1.5, max_poll_interval)
 
     async def run_tool(
         self,

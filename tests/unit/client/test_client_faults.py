@@ -350,3 +350,20 @@ async def test_secrets_stay_out_of_logs_and_reprs(caplog: pytest.LogCaptureFixtu
     assert CLIENT_SECRET not in text
     assert token.access_token.get_secret_value() not in text
     assert "retry 1" in caplog.text  # the logs were captured at all
+
+
+async def test_wait_rides_out_an_outage_longer_than_the_client_retries() -> None:
+    service = FakeService()
+    async with client_for(service, max_retries=1) as client:
+        receipt = await client.upload(Tool.ICR, PDF)
+        service.faults.append(
+            fail_times(5, lambda r: problem(503, "unavailable", "restarting"), "/Result/")
+        )
+        job = await client.wait_for_result(receipt.job_id, poll_interval=0.01)
+        assert job.status == "succeeded"
+
+        service.faults.append(
+            fail_times(10_000, lambda r: problem(502, "bad_gateway", "down"), "/Result/")
+        )
+        with pytest.raises(ServiceUnavailableError):
+            await client.wait_for_result(receipt.job_id, timeout=0.3, poll_interval=0.01)
