@@ -159,7 +159,7 @@ class DocAIClient:
         if response.status_code not in (200, 201, 202):
             raise error_from_response(response)
         body = response.json()
-        job_id = body.get("jobId") or body.get("job_id") or body.get("id")
+        job_id = body.get("jobId") or body.get("job_id") if isinstance(body, dict) else None
         if not isinstance(job_id, str) or not job_id:
             raise ServiceUnavailableError(
                 f"upload answered {response.status_code} without a job id",
