@@ -82,8 +82,10 @@ def render(ctx: Ctx, style: Style) -> tuple[bytes, int, dict[str, Any]]:
     subject = (de_subj if ctx.de else en_subj).format(**values)
     paragraphs = [p.format(**values) for p in (de_pars if ctx.de else en_pars)]
     if rng.random() < float(style.extra.get("long", 0.15)):
-        other = texts.LETTER_TOPICS[rng.choice([t for t in topics if t != topic])]
-        paragraphs += [p.format(**values) for p in (other[1] if ctx.de else other[3])] * 3
+        # a long letter takes up further matters, each once, so it runs onto a second page
+        for name in rng.sample([t for t in topics if t != topic], 4):
+            other = texts.LETTER_TOPICS[name]
+            paragraphs += [p.format(**values) for p in (other[1] if ctx.de else other[3])]
     first, last = ctx.fake.first_name(), ctx.fake.last_name()
     greeting = rng.choice(texts.GREETINGS_DE if ctx.de else texts.GREETINGS_EN).format(
         first=first, last=last
