@@ -148,6 +148,12 @@ def test_over_ten_megabytes(api: Api) -> None:
     assert response.status_code == 201, response.text
 
 
+def test_content_length_over_limit_is_refused_before_reading(api: Api) -> None:
+    response = api.upload("ToolICR", b"%PDF-1.4\n" + b"x" * (11 * 1024 * 1024))
+    assert response.status_code == 413
+    assert problem(response)["code"] == "file_too_large"
+
+
 def test_chunked_upload_over_limit(api: Api) -> None:
     # No Content-Length: the size guard counts the streamed body.
     def body() -> Any:
