@@ -104,8 +104,7 @@ class Page:
         self.number = index + 1
         self._lock = threading.RLock()
         self._text_layer: TextLayer | None = None
-        self._orientation: Orientation | None = None
-        self._orientation_done = False
+        self._ocr_rotation = 0
         self._deskew_angle = 0.0
         self._words: list[Word] | None = None
         self._lines: list[Line] | None = None
@@ -212,14 +211,14 @@ class Page:
 
     @property
     def languages(self) -> tuple[str, ...]:
-        """Tesseract models used (or to be used) for this page; resolves ``auto`` by OSD."""
+        """Tesseract models used for this page; ``auto`` is resolved by OSD's script."""
         requested = self._document.languages
         if requested != ("auto",):
             return requested
-        if self._languages is None:
-            orientation = self._detect_orientation()
-            self._languages = ocr.languages_for_script(orientation.script if orientation else None)
-        return self._languages
+        if self.source == "text-layer":
+            return ()
+        self._ensure_words()
+        return self._languages or ocr.AUTO_FALLBACK
 
     def _ensure_words(self) -> None:
         if self._words is not None:
@@ -229,7 +228,6 @@ class Page:
                 return
             from prefect_docai.engines.layout import Token, build_lines
 
-            width, height = self.width, self.height
             layer = self._layer()
             if layer is not None and layer.usable:
                 tokens = [
@@ -238,34 +236,68 @@ class Page:
                 ]
             else:
                 tokens = self._ocr_tokens()
+            # The OCR pass settles the orientation, hence the upright size.
+            width, height = self._base_size()
+            if self._ocr_rotation in (90, 270):
+                width, height = height, width
             words, lines, rows = build_lines(tokens, width, height)
             self._words, self._lines, self._rows = words, lines, rows
 
-    def _ocr_tokens(self) -> list[Any]:
-        from prefect_docai.engines.layout import Token
-
-        gray, dpi = self._upright_gray()
-        scaled, factor = raster.normalize_scale(gray)
-        straight = raster.deskew(scaled)
-        self._deskew_angle = straight.angle
-        effective_dpi = max(1, round(dpi * factor))
-        languages = "+".join(self.languages)
-        found = ocr.recognize(straight.image, effective_dpi, languages)
+    def _read(self, image: raster.Gray, dpi: int, languages: str) -> _Reading:
+        straight = raster.deskew(image)
+        found = ocr.recognize(straight.image, dpi, languages)
         if _doubtful(found):
             # Faint or unevenly lit pages: a second pass on a contrast-equalized copy, kept
             # if it reads more with confidence (SROIE: a blank result became CER 11 %).
-            second = ocr.recognize(raster.enhance_contrast(straight.image), effective_dpi,
-                                   languages)
+            second = ocr.recognize(raster.enhance_contrast(straight.image), dpi, languages)
             if _reading_score(second) > _reading_score(found):
                 found = second
-        height_px, width_px = scaled.shape
+        return _Reading(found, straight, image.shape[1], image.shape[0])
+
+    def _ocr_tokens(self) -> list[Any]:
+        """OCR the page: turned upright, text-size normalized, deskewed.
+
+        Orientation detection (OSD, ~30 % of a page's OCR time) runs only when the upright
+        reading is doubtful, or when the language is ``auto`` (OSD names the script); the
+        turned reading replaces the first only if it reads better.
+        """
+        from prefect_docai.engines.layout import Token
+
+        gray, dpi = self._document._raster(self._index, self._document.dpi, 0)
+        scaled, factor = raster.normalize_scale(gray)
+        del gray
+        effective_dpi = max(1, round(dpi * factor))
+        rotation = 0
+        orientation: Orientation | None = None
+        if self._document.languages == ("auto",):
+            orientation = ocr.detect_orientation(scaled, effective_dpi)
+            self._languages = ocr.languages_for_script(orientation.script if orientation else None)
+            if orientation is not None and orientation.confidence >= OSD_MIN_CONFIDENCE:
+                rotation = orientation.rotate
+        languages = "+".join(self._languages or self._document.languages)
+        reading = self._read(_turn(scaled, rotation), effective_dpi, languages)
+        sideways = _sideways(reading.words)
+        if rotation == 0 and (sideways or _doubtful(reading.words)):
+            orientation = ocr.detect_orientation(scaled, effective_dpi)
+            if (orientation is not None and orientation.rotate
+                    and orientation.confidence >= OSD_MIN_CONFIDENCE):
+                turned = self._read(_turn(scaled, orientation.rotate), effective_dpi, languages)
+                # Tesseract reads a sideways page as vertical text (right words, wrong
+                # boxes and lines): the turned reading wins unless clearly worse.
+                bias = 0.5 if sideways else 1.0
+                if _reading_score(turned.words) > bias * _reading_score(reading.words):
+                    reading, rotation = turned, orientation.rotate
+        self._ocr_rotation = rotation
+        self._deskew_angle = reading.straight.angle
+        found = reading.words
+        width_px, height_px = reading.width, reading.height
         # A line's tallest word box (ascender to descender) approximates the font size.
         line_height: dict[int, float] = {}
         for word in found:
             line_height[word.line] = max(line_height.get(word.line, 0.0), word.box[3] - word.box[1])
         tokens = []
         for word in found:
-            x0, y0, x1, y1 = straight.to_source(word.box)
+            x0, y0, x1, y1 = reading.straight.to_source(word.box)
             tokens.append(
                 Token(
                     text=word.text,
@@ -286,29 +318,19 @@ class Page:
     # --- orientation --------------------------------------------------------------------
 
     def _osd_rotation(self) -> int:
+        """Clockwise turn found by OCR (0 for text-layer pages); runs the OCR if needed."""
         if self.source == "text-layer":
             return 0
-        orientation = self._detect_orientation()
-        if orientation is None or orientation.confidence < OSD_MIN_CONFIDENCE:
-            return 0
-        return orientation.rotate
-
-    def _detect_orientation(self) -> Orientation | None:
-        with self._lock:
-            if not self._orientation_done:
-                gray, dpi = self._document._raster(self._index, self._document.dpi, 0)
-                scaled, factor = raster.normalize_scale(gray)
-                self._orientation = ocr.detect_orientation(scaled, max(1, round(dpi * factor)))
-                self._orientation_done = True
-            return self._orientation
+        self._ensure_words()
+        return self._ocr_rotation
 
     # --- rasters ------------------------------------------------------------------------
 
-    def _upright_gray(self) -> tuple[raster.Gray, int]:
-        return self._document._raster(self._index, self._document.dpi, self._osd_rotation())
-
     def render(self, dpi: int = 300, grayscale: bool = True) -> Image.Image:
-        """The upright page as an image at ``dpi`` (not cached: call once, keep it if needed)."""
+        """The upright page as an image at ``dpi`` (not cached: call once, keep it if needed).
+
+        For a page without a text layer "upright" is what OCR found, so this runs the
+        page's OCR first if it has not run yet."""
         rotation = self._osd_rotation()
         return self._document._render_image(self._index, dpi, rotation, grayscale)
 
@@ -575,6 +597,27 @@ class Document:
             target = 300
         image = self._render_image(index, target, rotation, True)
         return raster.to_gray(image), target
+
+
+@dataclass(frozen=True)
+class _Reading:
+    words: list[ocr.OcrWord]
+    straight: raster.Deskewed
+    width: int
+    height: int
+
+
+def _turn(gray: raster.Gray, clockwise: int) -> raster.Gray:
+    """``gray`` turned clockwise by a multiple of 90°."""
+    if clockwise % 360 == 0:
+        return gray
+    import numpy as np
+
+    return np.ascontiguousarray(np.rot90(gray, k=-(clockwise // 90) % 4))
+
+
+def _sideways(words: list[ocr.OcrWord]) -> bool:
+    return bool(words) and sum(word.vertical for word in words) > 0.5 * len(words)
 
 
 def _doubtful(words: list[ocr.OcrWord]) -> bool:

@@ -44,6 +44,8 @@ class OcrWord:
     """0..1."""
     line: int
     block: int
+    vertical: bool = False
+    """Tesseract laid the block out top-to-bottom: on Latin pages, a sideways page."""
 
 
 @dataclass(frozen=True)
@@ -91,9 +93,12 @@ def recognize(gray: Gray, dpi: int, lang: str, psm: int | None = None) -> list[O
         return words
     level = tesserocr.RIL.WORD
     block = line = -1
+    vertical = False
     while True:
         if iterator.IsAtBeginningOf(tesserocr.RIL.BLOCK):
             block += 1
+            layout = iterator.Orientation()
+            vertical = bool(layout) and layout[1] == tesserocr.WritingDirection.TOP_TO_BOTTOM
         if iterator.IsAtBeginningOf(tesserocr.RIL.TEXTLINE):
             line += 1
         try:
@@ -109,6 +114,7 @@ def recognize(gray: Gray, dpi: int, lang: str, psm: int | None = None) -> list[O
                     confidence=max(0.0, min(1.0, iterator.Confidence(level) / 100.0)),
                     line=max(line, 0),
                     block=max(block, 0),
+                    vertical=vertical,
                 )
             )
         if not iterator.Next(level):
