@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+import httpx
 import pikepdf
 import pyarrow.compute as pc
 import pytest
@@ -161,6 +162,49 @@ def invoice_gross(store: DatasetStore) -> dict[str, Decimal]:
     return out
 
 
+def prefect_api(path: str, body: dict[str, Any]) -> Any:
+    from prefect.settings import PREFECT_API_URL
+
+    response = httpx.post(f"{PREFECT_API_URL.value()}{path}", json=body, timeout=30)
+    response.raise_for_status()
+    return response.json()
+
+
+def check_events_and_artifacts(summary: BatchSummary, batch: Batch) -> None:
+    ids = {hashlib.sha256(d).hexdigest(): n for n, d in batch.files.items()}
+    wanted = [f"docai.document.{i}" for i in ids]
+
+    def events() -> list[dict[str, Any]]:
+        page = prefect_api(
+            "/events/filter",
+            {"filter": {"event": {"prefix": ["docai.document."]}, "resource": {"id": wanted}},
+             "limit": 200},
+        )
+        return [e for e in page["events"] if e["payload"].get("run_id") == summary.run_id]
+
+    deadline = time.monotonic() + 30
+    found = events()
+    while len(found) < len(ids) and time.monotonic() < deadline:
+        time.sleep(1)
+        found = events()
+    by_name = {ids[e["resource"]["prefect.resource.id"].removeprefix("docai.document.")]: e
+               for e in found}
+    assert set(by_name) == set(batch.files)
+    assert by_name["corrupt.pdf"]["event"] == "docai.document.failed"
+    assert by_name["corrupt.pdf"]["payload"]["errors"] == ["inspect:corrupt_pdf"]
+    assert by_name["stream.pdf"]["event"] == "docai.document.processed"
+    assert by_name["stream.pdf"]["payload"]["segments"] == ["invoice", "letter"]
+
+    artifacts = prefect_api(
+        "/artifacts/filter",
+        {"artifacts": {"flow_run_id": {"any_": [summary.run_id]}}},
+    )
+    kinds = {a["key"]: a for a in artifacts}
+    assert {"docai-batch-progress", "docai-batch-summary", "docai-batch-report"} <= set(kinds)
+    assert kinds["docai-batch-progress"]["data"] == 100.0
+    assert "read_parquet(" in kinds["docai-batch-report"]["data"]
+
+
 def test_local_batch_matches_truth_and_rerun_adds_nothing(tmp_path: Path, batch: Batch) -> None:
     source = batch.write(tmp_path / "inbox")
     dest = tmp_path / "lake"
@@ -192,6 +236,8 @@ def test_local_batch_matches_truth_and_rerun_adds_nothing(tmp_path: Path, batch:
         "letter",
     ]
     assert summary.credits_used == sum(store.read("documents").column("credits_charged").to_pylist())
+
+    check_events_and_artifacts(summary, batch)
 
     again = run_flow(str(source), str(dest))
     assert again.skipped == len(batch.files)
