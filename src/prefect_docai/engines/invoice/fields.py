@@ -99,7 +99,9 @@ def dates(layouts: Sequence[PageLayout]) -> tuple[Candidate | None, Candidate | 
     due = best(labelled_date(layouts, L.DUE_DATE))
     delivery = best(labelled_date(layouts, L.DELIVERY_DATE))
     taken = {c.value for c in (due, delivery) if c is not None}
-    invoice = labelled_date(layouts, L.INVOICE_DATE)
+    invoice = labelled_date(layouts, L.INVOICE_DATE) + labelled_date(
+        layouts, L.INVOICE_DATE_IN_TITLE, 0.95
+    )
     generic = [
         c for c in labelled_date(layouts, L.GENERIC_DATE, 0.75)
         if c.value not in taken or not invoice

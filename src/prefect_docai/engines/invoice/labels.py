@@ -8,6 +8,10 @@ import re
 _I = re.IGNORECASE
 
 
+_OTHER_DOCUMENT = r"(?!bestell|order|auftrag|liefer|vertrag|kunde|customer|delivery|commande)"
+"""Inside a title line: words that make the number/date another document's."""
+
+
 def _rx(*alternatives: str) -> re.Pattern[str]:
     return re.compile("|".join(f"(?:{a})" for a in alternatives), _I)
 
@@ -21,7 +25,6 @@ INVOICE_NUMBER = _rx(
     r"factuur\s*(?:nummer|nr\.?)", r"factuurnummer", r"document\s*(?:no\.?|number)",
     r"bill\s*(?:no\.?|number)", r"receipt\s*(?:no\.?|number)",
 )
-_OTHER_DOCUMENT = r"(?!bestell|order|auftrag|liefer|vertrag|kunde|customer|delivery|commande)"
 INVOICE_NUMBER_IN_TITLE = _rx(
     rf"^(?:\S+\s)?(?:handels)?rechnung\b(?:{_OTHER_DOCUMENT}[^:]){{0,40}}?\s(?:nr\.?|no\.?|#)(?=\s|$)",
     rf"^(?:\S+\s)?(?:invoice|facture|factuur)\b(?:{_OTHER_DOCUMENT}[^:]){{0,30}}?\s(?:no\.?|nr\.?|n°|#)(?=\s|$)",
@@ -36,9 +39,12 @@ INVOICE_DATE = _rx(
     r"rechnungsdatum", r"invoice\s*date", r"date\s*of\s*invoice", r"datum\s*der\s*rechnung",
     r"belegdatum", r"ausstellungsdatum", r"date\s*de\s*(?:la\s*)?facture", r"factuurdatum",
     r"issue\s*date", r"date\s*issued", r"invoice\s*issued", r"gutschriftsdatum",
-    r"(?:rechnung|invoice|facture|factuur|gutschrift)\b.{0,60}?\s(?:vom|dated|du|van|issued(?:\s+(?:at|on))?)(?=\s|$)",
 )
 GENERIC_DATE = _rx(r"\bdatum\b", r"\bdate\b", r"\bdated\b", r"^den\b")
+INVOICE_DATE_IN_TITLE = _rx(
+    rf"(?:rechnung|invoice|facture|factuur|gutschrift)\b(?:{_OTHER_DOCUMENT}.){{0,60}}?\s"
+    r"(?:vom|dated|du|van|issued(?:\s+(?:at|on))?)(?=\s|$)",
+)
 DUE_DATE = _rx(
     r"f[äa]llig(?:keit(?:sdatum)?|\s*am|\s*bis)?", r"zahlbar\s*bis", r"zahlungsziel",
     r"due\s*date", r"payment\s*due", r"due\s*by", r"pay\s*by", r"bis\s*zum",

@@ -157,7 +157,9 @@ def _rows_below(layout: PageLayout, segment: Segment, limit: int = 9) -> list[_P
     bottom = segment.bbox[3]
     height = max(segment.bbox[3] - segment.bbox[1], 1e-3)
     for row in layout.rows[segment.row + 1 :]:
-        if row.bbox[1] - bottom > 2.6 * height or len(pieces) >= limit:
+        # OCR boxes hug the glyphs, so blank space between lines measures up to ~2.5
+        # glyph heights inside one block.
+        if row.bbox[1] - bottom > 3.2 * height or len(pieces) >= limit:
             break
         column = [s for s in row.segments if x0 - 0.03 <= s.bbox[0] < x0 + 0.42]
         if not column:
@@ -320,8 +322,8 @@ def _line_above(layout: PageLayout, segment: Segment) -> Segment | None:
     if (
         len(row.segments) == 1
         and abs(above.bbox[0] - segment.bbox[0]) < 0.01
-        and abs(above_height - height) < 0.2 * height
-        and segment.bbox[1] - above.bbox[3] < 0.8 * height
+        and abs(above_height - height) < 0.35 * height
+        and segment.bbox[1] - above.bbox[3] < 1.1 * height
         and not re.search(r"[\d:@]", above.text)
         and not L.LEGAL_FORM.search(above.text)
         and not L.SALUTATION.match(above.text.strip())

@@ -6,7 +6,8 @@ import re
 from datetime import date
 from functools import lru_cache
 
-_NUMERIC = re.compile(r"^(\d{1,2})[./-](\d{1,2})[./-](\d{2}|\d{4})$")
+_NUMERIC = re.compile(r"^(\d{1,2})[./-](\d{1,2})[./,-](\d{2}|\d{4})$")
+"""Day-first numeric dates; a comma before the year is a common OCR misreading of "."."""
 _ISO = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})$")
 _COMPACT = re.compile(r"^(\d{4})(\d{2})(\d{2})$")
 _TIME = re.compile(r"^(\d{1,2})[:.h](\d{2})(?::(\d{2}))?\s*([AaPp][Mm])?$")

@@ -131,19 +131,38 @@ def build_layout(page: int, tokens: Sequence[Token], aspect: float, source: str)
         groups.append([token])
         centers.append(token.yc)
         heights.append(token.height)
+    for group in groups:
+        group.sort(key=lambda t: t.bbox[0])
+    threshold = _segment_gap(groups, heights, aspect)
     rows: list[Row] = []
     for index, (group, height) in enumerate(zip(groups, heights, strict=True)):
-        group.sort(key=lambda t: t.bbox[0])
         segments: list[list[Token]] = [[group[0]]]
         for prev, token in itertools.pairwise(group):
             # x fractions are of the width, heights of the height: width/height converts.
             gap = (token.bbox[0] - prev.bbox[2]) * aspect
-            if gap > SEGMENT_GAP * height:
+            if gap > threshold * height:
                 segments.append([token])
             else:
                 segments[-1].append(token)
         rows.append(Row(page, index, [Segment(s, page, index) for s in segments]))
     return PageLayout(page, aspect, rows, source)
+
+
+def _segment_gap(groups: list[list[Token]], heights: list[float], aspect: float) -> float:
+    """The gap (in row heights) that separates segments on this page. Word boxes from a
+    text layer span the font's full height, OCR boxes only the glyphs, so the same blank
+    measures differently: the page's own typical word space decides (segments need about
+    2.2 word spaces, and never less than :data:`SEGMENT_GAP`)."""
+    ratios = sorted(
+        (token.bbox[0] - prev.bbox[2]) * aspect / max(height, 1e-6)
+        for group, height in zip(groups, heights, strict=True)
+        for prev, token in itertools.pairwise(group)
+        if token.bbox[0] > prev.bbox[2]
+    )
+    if len(ratios) < 8:
+        return SEGMENT_GAP
+    word_space = ratios[len(ratios) * 3 // 10]
+    return max(SEGMENT_GAP, 2.2 * word_space)
 
 
 def make_field(
