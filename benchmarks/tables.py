@@ -533,6 +533,17 @@ def main() -> int:
     print("\n".join(lines))
     RESULTS.mkdir(parents=True, exist_ok=True)
     out = RESULTS / "tables.json"
+    # runs of other tools/inputs from earlier invocations stay (slow raster runs are
+    # usually made separately)
+    if out.exists():
+        fresh = {(r["tool"], r["input"]) for r in report["runs"]}
+        try:
+            earlier = json.loads(out.read_text()).get("runs", [])
+        except ValueError:
+            earlier = []
+        report["runs"] = [r for r in earlier if (r["tool"], r["input"]) not in fresh] + report[
+            "runs"
+        ]
     out.write_text(json.dumps(report, indent=1))
     print(f"wrote {out}")
     return 0
