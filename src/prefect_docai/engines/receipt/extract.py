@@ -101,7 +101,10 @@ def merchant(rows: Sequence[Row]) -> tuple[Candidate | None, Candidate | None, i
         # Without a company word, the name is a text-only line (address lines carry
         # house numbers and postcodes): the tallest of the first such lines.
         first = [r for r in candidates[:4] if not re.search(r"\d", r.text)] or candidates[:3]
-        chosen = max(first, key=lambda r: (r.bbox[3] - r.bbox[1], -rows.index(r)))
+        chosen = first[0]
+        for row in first[1:3]:
+            if row.bbox[3] - row.bbox[1] > 1.3 * (chosen.bbox[3] - chosen.bbox[1]):
+                chosen = row
     segment = next(
         (s for s in chosen.segments if LEGAL_FORM.search(s.text) or _MERCHANT_HINT.search(s.text)),
         max(chosen.segments, key=lambda s: len(s.text)),
@@ -118,7 +121,7 @@ def merchant(rows: Sequence[Row]) -> tuple[Candidate | None, Candidate | None, i
             if address_rows:
                 break
             continue
-        if re.search(r"\d{1,2}[./-]\d{1,2}[./-]\d{2,4}", text):
+        if re.search(r"\d{1,2}[./-]\d{1,2}[./-]\d{2,4}", text) or date_in(row.tokens):
             break
         if fold(text).startswith(fold(name)):
             continue
