@@ -238,5 +238,6 @@ def photograph(pdf: bytes, *, seed: int, dpi: int = 200, quality: int = 80) -> b
     img = Image.fromarray(np.clip(arr, 0, 255).astype(np.uint8))
     img = img.filter(ImageFilter.GaussianBlur(rng.uniform(0.4, 0.9)))
     buf = io.BytesIO()
-    img.save(buf, "JPEG", quality=quality)
+    # the DPI tag lets OCR size glyphs right (Tesseract guesses badly without it)
+    img.save(buf, "JPEG", quality=quality, dpi=(dpi, dpi))
     return buf.getvalue()

@@ -47,6 +47,7 @@ def test_photograph_is_a_jpeg_of_the_page() -> None:
     jpeg = samples.photograph(doc.pdf, seed=5)
     img = Image.open(io.BytesIO(jpeg))
     assert img.format == "JPEG"
+    assert round(img.info["dpi"][0]) == 200
     width, height = img.size
     assert height > width  # the till roll stays upright
     assert samples.photograph(doc.pdf, seed=5) == jpeg
