@@ -6,6 +6,18 @@ happens once per page whichever tool asks.
 
 Coordinates: ``bbox`` is ``(x0, y0, x1, y1)`` as fractions of the upright page's width and
 height, origin top-left (the RESULTS.md convention).
+
+Use::
+
+    with load_document(data, languages=("deu", "eng")) as document:
+        document.prefetch()              # OCR all pages on every core (optional)
+        for page in document.pages:      # lazy: nothing is rendered until asked
+            page.source, page.words, page.lines, page.text, page.render(dpi=150)
+
+A page without a usable text layer is OCRed once, on first access to its words, size,
+rotation or raster (its orientation is part of the OCR result). Rasters are never cached,
+so memory stays flat on long documents; words are. Hostile input raises
+:class:`~prefect_docai.engines.base.DocumentError` with a stable ``code``.
 """
 
 from __future__ import annotations

@@ -206,8 +206,7 @@ def _add_text(pdf: Any, pdf_page: Any, page: Page, threshold: float | None, font
     """Overlay ``page``'s OCR words on ``pdf_page`` and turn it upright."""
     import pikepdf
 
-    crop = [float(v) for v in pdf_page.obj.get("/CropBox", pdf_page.mediabox)]
-    original_rotation = int(pdf_page.obj.get("/Rotate", 0)) % 360
+    crop = [float(v) for v in pdf_page.cropbox]  # inherited or defaulted like pdfium does
     rotation = page.rotation
     lines = kept_lines(page, threshold)
     stream = _text_layer(lines, (crop[0], crop[1], crop[2], crop[3]), rotation,
@@ -224,8 +223,7 @@ def _add_text(pdf: Any, pdf_page: Any, page: Page, threshold: float | None, font
     # Isolate the original content's graphics state so the text layer starts clean.
     pdf_page.contents_add(pdf.make_stream(b"q\n"), prepend=True)
     pdf_page.contents_add(pdf.make_stream(b"\nQ\n" + stream))
-    if rotation != original_rotation:
-        pdf_page.obj.Rotate = rotation
+    pdf_page.obj.Rotate = rotation
 
 
 def _image_page(pdf: Any, page: Page, document: Document) -> Any:

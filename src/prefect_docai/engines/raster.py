@@ -28,6 +28,12 @@ def to_gray(image: Image.Image) -> Gray:
         rgba = image.convert("RGBA")
         background = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
         image = Image.alpha_composite(background, rgba)
+    if image.mode in ("I;16", "I;16B", "I;16L", "I", "F"):
+        # Pillow's convert("L") clips 16/32-bit samples instead of scaling them.
+        wide = np.asarray(image, dtype=np.float64)
+        low, high = float(wide.min()), float(wide.max())
+        scaled = (wide - low) * (255.0 / (high - low)) if high > low else np.full_like(wide, 255)
+        return np.ascontiguousarray(scaled.round().astype(np.uint8))
     if image.mode != "L":
         image = image.convert("L")
     return np.asarray(image, dtype=np.uint8).copy()

@@ -151,6 +151,16 @@ def test_image_formats(english_scan: Image.Image, fmt: str, media_type: str) -> 
         assert "Invoice" in page.text
 
 
+def test_sixteen_bit_and_transparent_images(english_scan: Image.Image) -> None:
+    wide = Image.fromarray(np.asarray(english_scan).astype(np.uint16) * 257)
+    assert wide.mode == "I;16"
+    transparent = english_scan.convert("RGBA")
+    transparent.putalpha(Image.new("L", english_scan.size, 255))
+    for image in (wide, transparent):
+        with load_document(image_bytes(image, "PNG")) as document:
+            assert "Invoice" in document.page(1).text
+
+
 def test_image_dpi_sets_page_size(english_scan: Image.Image) -> None:
     small = english_scan.resize((english_scan.width // 2, english_scan.height // 2))
     with load_document(image_bytes(small, "PNG", dpi=150)) as document:

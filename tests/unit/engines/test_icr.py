@@ -267,3 +267,16 @@ def test_hostile_input_raises_clear_errors(english_pdf: bytes, english_scan: Ima
         assert time.monotonic() - started < 10, name
         with pytest.raises(DocumentError), load_document(data) as document:
             document.text()
+
+
+def test_sideways_scanned_pdf_page_is_turned_in_place(english_scan: Image.Image) -> None:
+    """A PDF page holding a sideways scan keeps its content; /Rotate turns it upright and
+    the text layer lines up with the turned page."""
+    result, output = _run(image_pdf([rotate_image(english_scan, 90)]), file_name="scan.pdf")
+    [page] = result.pages
+    assert page.rotation == 270
+    assert _recall(ENGLISH, result.text) >= 0.95
+    pdf = _file(output, "PDF")
+    with pikepdf.open(io.BytesIO(pdf)) as document:
+        assert int(document.pages[0].Rotate) == 270
+    _check_text_layer_placement(pdf, page)
