@@ -264,10 +264,14 @@ def bank(layouts: Sequence[PageLayout]) -> tuple[Candidate | None, Candidate | N
                         if _confusable_equal(text, registry_bic) or _confusable_equal(text, registry_bic[:8]):
                             value = registry_bic if len(text) == 11 else registry_bic[:8]
                             bics.append(Candidate(value, (token,), 0.88 * factor, token.text))
-        bics = [
-            Candidate(c.value, c.tokens, c.score + (0.1 if bic_matches_iban(str(c.value), str(iban.value)) else 0), c.raw)
-            for c in bics
-        ]
+        registry = _registry_bic(str(iban.value))
+
+        def bonus(value: str) -> float:
+            if registry is not None and (value == registry or value == registry[:8]):
+                return 0.15
+            return 0.05 if bic_matches_iban(value, str(iban.value)) else 0.0
+
+        bics = [Candidate(c.value, c.tokens, c.score + bonus(str(c.value)), c.raw) for c in bics]
     return iban, best(bics)
 
 
