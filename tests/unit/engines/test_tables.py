@@ -147,6 +147,26 @@ def test_unruled_table_and_prose_are_told_apart() -> None:
     assert all("delivered" not in c.text for c in table.cells)
 
 
+def test_wrapped_label_with_centred_values_is_one_row() -> None:
+    buf = io.BytesIO()
+    c = canvas.Canvas(buf, pagesize=A4)
+    _draw_unruled(c, UNRULED[:2], 24 * cm)
+    y = 24 * cm - 36
+    c.setFont("Helvetica", 11)
+    c.drawString(2.5 * cm, y, "Chlorine and inorganic")  # label over two lines,
+    c.drawString(2.5 * cm, y - 14, "compounds (as HCl)")
+    for x, text in zip((8 * cm, 11 * cm, 14 * cm), ("3", "1.50", "4.50"), strict=True):
+        c.drawString(x, y - 7, text)  # values centred between them
+    _draw_unruled(c, UNRULED[2:], y - 32)
+    c.save()
+    result, _ = _run(buf.getvalue())
+    assert len(result.tables) == 1
+    grid = _grid(result.tables[0])
+    assert grid[:2] == UNRULED[:2]
+    assert grid[2] == ["Chlorine and inorganic compounds (as HCl)", "3", "1.50", "4.50"]
+    assert grid[3:] == UNRULED[2:]
+
+
 def test_table_continued_on_next_page() -> None:
     result, files = _run(_unruled_pdf(pages=2))
     assert [t.page for t in result.tables] == [1, 2]

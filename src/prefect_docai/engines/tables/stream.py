@@ -230,6 +230,11 @@ def _body_rows(
                 if continues(prev_cols[first], here.get(first, "")):
                     prev.append(line)
                     continue
+            if close and not prev_data and here_data and not set(prev_cols) & set(here):
+                # values centred beside a wrapped label: their line falls between the
+                # label's lines and carries no label of its own
+                prev.append(line)
+                continue
         rows.append([line])
     return rows
 

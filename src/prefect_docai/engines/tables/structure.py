@@ -38,6 +38,16 @@ def _row_groups(table: GridTable) -> list[tuple[int, int]]:
     return groups
 
 
+def _beside(group: list[list[TWord]], line: list[TWord], xs: list[float]) -> bool:
+    """A values-only line next to a label-only row (values centred beside a wrapped label)
+    whose columns do not overlap the row's."""
+
+    def cols(words: list[TWord]) -> set[int]:
+        return {c for w in words for c in range(len(xs) - 1) if xs[c] <= w.box.cx < xs[c + 1]}
+
+    return not cols([w for ln in group for w in ln]) & cols(line)
+
+
 def _text_rows(lines: list[list[TWord]], xs: list[float]) -> list[list[list[TWord]]] | None:
     """Text lines → rows when at least two of them are data lines (else ``None``): every
     data line is a row; a label line is a row too (a section label) unless it continues the
@@ -52,7 +62,12 @@ def _text_rows(lines: list[list[TWord]], xs: list[float]) -> list[list[list[TWor
         prev_text = " ".join(w.text for w in groups[-1][-1]) if groups else ""
         if groups and i not in data and continues(prev_text, text):
             groups[-1].append(line)
-        elif groups and i in data and not has_data[-1] and continues(prev_text, text):
+        elif (
+            groups
+            and i in data
+            and not has_data[-1]
+            and (continues(prev_text, text) or _beside(groups[-1], line, xs))
+        ):
             groups[-1].append(line)
             has_data[-1] = True
         else:
