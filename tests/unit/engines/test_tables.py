@@ -8,6 +8,7 @@ import zipfile
 
 import pypdfium2 as pdfium
 import pytest
+from PIL import Image
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import cm
@@ -83,10 +84,12 @@ def _unruled_pdf(pages: int = 1) -> bytes:
     return buf.getvalue()
 
 
-def _png(pdf: bytes, dpi: int = 300) -> bytes:
+def _png(pdf: bytes, dpi: int = 300, skew: float = 0.0) -> bytes:
     doc = pdfium.PdfDocument(pdf)
     image = doc[0].render(scale=dpi / 72, grayscale=True).to_pil()
     doc.close()
+    if skew:  # a crooked scan
+        image = image.rotate(skew, expand=True, fillcolor=255, resample=Image.Resampling.BICUBIC)
     out = io.BytesIO()
     image.save(out, format="PNG", dpi=(dpi, dpi))
     return out.getvalue()
@@ -221,11 +224,11 @@ def test_ruled_table_on_cropped_page() -> None:
     assert _grid(result.tables[0]) == RULED_ROWS
 
 
-@pytest.mark.parametrize("kind", ["ruled", "unruled"])
+@pytest.mark.parametrize("kind", ["ruled", "ruled-skewed", "unruled"])
 def test_rasterized_tables_use_ocr_words(kind: str) -> None:
-    pdf = _ruled_pdf(RULED_ROWS) if kind == "ruled" else _unruled_pdf()
-    expected = RULED_ROWS if kind == "ruled" else UNRULED
-    result, _ = _run(_png(pdf))
+    pdf = _unruled_pdf() if kind == "unruled" else _ruled_pdf(RULED_ROWS)
+    expected = UNRULED if kind == "unruled" else RULED_ROWS
+    result, _ = _run(_png(pdf, skew=1.2 if kind == "ruled-skewed" else 0.0))
     assert len(result.tables) == 1
     grid = _grid(result.tables[0])
     assert len(grid) == len(expected) and len(grid[0]) == len(expected[0])
