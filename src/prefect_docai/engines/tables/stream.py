@@ -128,7 +128,46 @@ def _columns(block: list[_Line]) -> list[tuple[float, float]]:
             if x > start:
                 cols.append((start, x))
             start = None
-    return cols
+    em = median(line.em for line in defining)
+    out: list[tuple[float, float]] = []
+    for col in cols:
+        out.extend(_split_rivers(col, defining, em))
+    return out
+
+
+_RIVER = 0.5
+"""Width (in glyph heights) of a word-free vertical strip that separates two narrow
+columns: wider than any word space, so chance alignments of spaces never qualify."""
+
+
+def _split_rivers(
+    col: tuple[float, float], lines: list[_Line], em: float
+) -> list[tuple[float, float]]:
+    """Split a column at vertical strips that no word of any line enters (narrow columns
+    such as ``#`` beside ``Item no.`` or ``Qty`` beside ``Unit`` sit closer than the chunk
+    gap), when both sides hold words on most lines."""
+    a, b = col
+    rows = [[w for w in line.words if a <= w.box.cx <= b] for line in lines]
+    rows = [r for r in rows if r]
+    if len(rows) < 3:
+        return [col]
+    spans = sorted((w.box.x0, w.box.x1) for r in rows for w in r)
+    gaps: list[tuple[float, float]] = []
+    reach = spans[0][1]
+    for x0, x1 in spans[1:]:
+        if x0 - reach >= _RIVER * em:
+            gaps.append((reach, x0))
+        reach = max(reach, x1)
+    out: list[tuple[float, float]] = []
+    start = spans[0][0]
+    for g0, g1 in gaps:
+        left = sum(1 for r in rows if any(start <= w.box.cx < g0 for w in r))
+        right = sum(1 for r in rows if any(w.box.cx > g1 for w in r))
+        if left >= 0.6 * len(rows) and right >= 0.6 * len(rows):
+            out.append((start, g0))
+            start = g1
+    out.append((start, reach))
+    return out
 
 
 def _col_of(box: Box, cols: list[tuple[float, float]]) -> list[int]:
