@@ -63,13 +63,15 @@ def build_stream(
     docs: list[DocPages], rng: random.Random
 ) -> tuple[list[StreamPage], sparse.csr_matrix, list[int]]:
     """A random stream; returns pages, text rows and the 0-based start of every document."""
-    count = rng.randint(2, 9)
+    count = min(rng.randint(2, 9), len(docs))
     chosen: list[DocPages] = []
     while len(chosen) < count:
-        doc = rng.choice(docs)
+        # one copy of a document per stream: a page cannot be told from its own duplicate
+        doc = rng.choice([d for d in docs if all(d is not c for c in chosen)])
         chosen.append(doc)
-        if rng.random() < 0.3:  # same sender back to back
-            same = [d for d in docs if d.template == doc.template and d is not doc]
+        if rng.random() < 0.3:  # same template (same letterhead style) back to back
+            same = [d for d in docs if d.template == doc.template
+                    and all(d is not c for c in chosen)]
             if same:
                 chosen.append(rng.choice(same))
     pages: list[StreamPage] = []

@@ -27,10 +27,11 @@ def _renderer(page: Page) -> Callable[[int], GrayImage]:
     return render
 
 
+def page_view(page: Page) -> PageView:
+    return PageView(page.words, page.width, page.height, page.source, _renderer(page))
+
+
 def page_views(document: Document) -> list[PageView]:
     """One view per page; OCR for pages without a usable text layer runs in parallel."""
     document.prefetch()
-    return [
-        PageView(page.words, page.width, page.height, page.source, _renderer(page))
-        for page in document.pages
-    ]
+    return [page_view(page) for page in document.pages]

@@ -118,14 +118,18 @@ def _resize(gray: GrayImage, scale: float) -> GrayImage:
 
 
 def _cached_ocr(key: str, gray_fn: Any, dpi: int) -> PageView:
-    """OCR is the slow part of training: keep results keyed by the raster's source."""
+    """OCR is the slow part of training: keep the words and the feature raster by key."""
+    from PIL import Image
+
     path = CACHE / "ocr" / f"{key}.json"
-    gray: GrayImage = gray_fn()
-    if path.exists():
+    picture = path.with_suffix(".png")
+    if path.exists() and picture.exists():
         blob = json.loads(path.read_text())
         words = [Word(w[0], tuple(w[1]), w[2], w[3], w[4], w[5]) for w in blob["words"]]
-        return PageView(words, blob["w"], blob["h"], "ocr", None, _resize(gray, FEATURE_DPI / dpi))
-    view = ocr_view(gray, dpi)
+        with Image.open(picture) as stored:
+            image = np.asarray(stored.convert("L"), dtype=np.uint8).copy()
+        return PageView(words, blob["w"], blob["h"], "ocr", None, image)
+    view = ocr_view(gray_fn(), dpi)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(
         json.dumps(
@@ -139,6 +143,9 @@ def _cached_ocr(key: str, gray_fn: Any, dpi: int) -> PageView:
             }
         )
     )
+    feature_image = view.image()
+    if feature_image is not None:
+        Image.fromarray(feature_image).save(picture)
     return view
 
 

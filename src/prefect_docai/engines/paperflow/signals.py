@@ -150,7 +150,11 @@ def page_signals(page: PageView) -> PageSignals:
     )
     window = [line for line in lines if line[1] < 0.55 and 0.08 < line[2] < 0.4]
     address_window = any(_POSTCODE.search(line[0]) for line in window) and len(window) >= 3
-    labelled = frozenset(m.group(1).upper().rstrip(".-/") for m in _ID_LABEL.finditer(body))
+    labelled = frozenset(
+        m.group(1).upper().rstrip(".-/")
+        for m in _ID_LABEL.finditer(body)
+        if _DIGIT.search(m.group(1))
+    )
     ids = frozenset(
         w.text.upper().strip(".,;:")
         for w in words

@@ -96,7 +96,10 @@ class PageRole:
 def page_roles(pages: Sequence[PageView], detect_barcodes: bool = True) -> list[PageRole]:
     roles = []
     for page in pages:
-        words = sum(1 for w in page.words if w.text.strip())
+        # OCR reads scanner noise on an empty sheet as a few short, unsure "words".
+        words = sum(
+            1 for w in page.words if len(w.text.strip()) > 1 and w.confidence >= 0.5
+        )
         if words <= 2 and is_blank(page.image(), words):
             roles.append(PageRole("blank"))
             continue
