@@ -60,7 +60,8 @@ def _id_from(tokens: Sequence[Token]) -> tuple[str, Token] | None:
 def invoice_number(layouts: Sequence[PageLayout]) -> Candidate | None:
     found: list[Candidate] = []
     for pattern, strength in (
-        (L.INVOICE_NUMBER, 1.0), (L.INVOICE_NUMBER_IN_TITLE, 0.9), (L.INVOICE_TITLE, 0.7)
+        (L.INVOICE_NUMBER, 1.0), (L.INVOICE_NUMBER_IN_TITLE, 0.9), (L.INVOICE_TITLE, 0.7),
+        (L.ORDER_NUMBER, 0.55),
     ):
         for layout, row, segment, end in label_hits(layouts, pattern):
             for tokens, factor in value_runs(layout, row, segment, end):
@@ -311,24 +312,24 @@ def payment_terms(layouts: Sequence[PageLayout]) -> Candidate | None:
 
 
 def _total_kind(text: str) -> list[tuple[str, float]]:
+    """What a totals label names: ``net``, ``tax``, ``gross`` and/or ``due``, with a
+    strength. An explicit gross word wins ("Summe inkl. USt"), then net words
+    ("Summe netto", "Total HT"), then tax words ("USt", "Total VAT"), then the generic
+    total words ("Gesamtbetrag", "Total")."""
     folded = fold(text)
     if L.NOT_A_TOTAL.search(folded) and not re.search(r"summe|total|betrag|amount", folded):
         return []
     kinds: list[tuple[str, float]] = []
     if L.AMOUNT_DUE.search(folded):
         kinds.append(("due", 1.0))
-    gross = L.GROSS.search(folded)
-    net = L.NET.search(folded)
-    tax = L.TAX.search(folded)
-    explicit_gross = re.search(r"brutto|inkl|incl|ttc|grand|inclusive", folded)
-    if net and not explicit_gross:
+    if re.search(r"brutto|inkl|incl|ttc|grand|inclusive|\bgross\b", folded):
+        kinds.append(("gross", 1.0))
+    elif L.NET.search(folded):
         kinds.append(("net", 1.0))
-    if tax and not net and not explicit_gross:
-        kinds.append(("tax", 0.9 if gross else 1.0))
-    if gross and (explicit_gross or not net) and not (tax and not explicit_gross and not re.search(r"gesamt|total|summe|betrag", folded.replace("steuerbetrag", ""))):
-        kinds.append(("gross", 1.0 if explicit_gross else 0.8))
-    if kinds and not any(k == "gross" for k, _ in kinds) and kinds[0][0] == "due":
-        kinds.append(("gross", 0.6))
+    elif L.TAX.search(folded):
+        kinds.append(("tax", 0.9 if L.GROSS.search(folded) else 1.0))
+    elif L.GROSS.search(folded):
+        kinds.append(("gross", 0.8))
     return kinds
 
 

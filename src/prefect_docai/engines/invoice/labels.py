@@ -31,6 +31,11 @@ INVOICE_NUMBER_IN_TITLE = _rx(
 )
 ADDRESS_KEY = _rx(r"^(?:name|firma|anschrift|adresse|address|stra(?:ß|ss)e|street|ort|city|"
                   r"nom|adres|naam)\s*:?$")
+ORDER_NUMBER = _rx(
+    r"^purchase\s*order(?:\s*(?:id|no\.?|number))?\s*:", r"^bestellnummer", r"^bestellung\s*nr",
+    r"^order\s*(?:id|no\.?|number)\s*:", r"^bon\s*de\s*commande",
+)
+"""Order documents (Order-X) carry an order number where an invoice has its number."""
 INVOICE_TITLE = _rx(
     r"^(?:handels)?rechnung\b", r"^invoice\b", r"^tax\s+invoice\b", r"^facture\b",
     r"^factuur\b", r"^gutschrift\b", r"^credit\s+note\b", r"^avoir\b",
@@ -71,7 +76,7 @@ GROSS = _rx(
 NET = _rx(
     r"netto", r"\bnet\b", r"zwischensumme", r"ohne\s*(?:mwst|ust|steuer)", r"exkl", r"excl",
     r"sub-?\s*total", r"\bht\b", r"sous[\s-]*total", r"subtotaal", r"warenwert",
-    r"before\s*tax", r"taxable\s*amount",
+    r"before\s*tax", r"taxable\s*amount", r"without\s*(?:vat|tax)", r"w/o\s*(?:vat|tax)",
 )
 TAX = _rx(
     r"steuer\b(?!\s*-?(?:nr|nummer|id))", r"mwst", r"mehrwertsteuer", r"umsatzsteuer", r"\bust\b", r"\bu\.?st\.", r"steuerbetrag",

@@ -198,6 +198,9 @@ def labelled_parties(layouts: Sequence[PageLayout]) -> tuple[Party | None, Party
                 pieces.append(_Piece(text, tuple(rest)))
             pieces.extend(_rows_below(layout, segment))
             party = parse_block(pieces, 0.85)
+            if party is not None and pieces and rest and pieces[0].tokens == tuple(rest):
+                # "Seller: Muster GmbH" names the party on the label's own line.
+                party.name = _candidate(pieces[0], _clean(pieces[0].text), 0.85)
             if party is not None and party.name is not None:
                 sink.append(party)
     return (
