@@ -447,7 +447,7 @@ def _table(page: int, block: list[_Line], rules: list[Segment]) -> GridTable | N
         c.text = join_words(c.words)
     filled = [c for c in cells if c.words]
     mean_words = sum(len(c.words) for c in filled) / max(1, len(filled))
-    if not numeric and (n_rows < 3 or mean_words > 4.0):
+    if not numeric and ((n_rows < 3 and len(cols) < 4) or mean_words > 4.0):
         return None  # side-by-side text columns (multi-column layout), not a table
     if _is_list(cells):
         return None
