@@ -88,7 +88,8 @@ class BatchOptions(BaseModel):
     )
     retry_failed: bool = Field(
         default=False,
-        description="Process again files the ledger records as failed or partial.",
+        description="Process again files the ledger records as failed or partial (their "
+        "earlier rows stay in the datasets: take the latest run_id per document_id).",
     )
     result_timeout: float = Field(
         default=900.0, gt=0, description="Seconds to wait for one job's result."
