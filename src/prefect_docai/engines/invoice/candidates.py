@@ -98,12 +98,15 @@ def date_in(tokens: Sequence[Token], month_first: bool = False) -> tuple[date, t
 
 
 def label_hits(
-    layouts: Sequence[PageLayout], pattern: re.Pattern[str]
+    layouts: Sequence[PageLayout], pattern: re.Pattern[str], *, whole_rows: bool = False
 ) -> Iterator[tuple[PageLayout, Row, Segment, int]]:
-    """Every segment whose folded text matches ``pattern``, with the label's end offset."""
+    """Every segment whose folded text matches ``pattern``, with the label's end offset.
+    ``whole_rows`` matches across a row's segments (title lines such as
+    ``Rechnung (380) | Nr. 4711 vom | 05.06.2025`` that OCR or layout split up)."""
     for layout in layouts:
         for row in layout.rows:
-            for segment in row.segments:
+            segments = [Segment(row.tokens, row.page, row.index)] if whole_rows else row.segments
+            for segment in segments:
                 match = pattern.search(fold(segment.text))
                 if match is not None:
                     yield layout, row, segment, _end_offset(segment.text, match.end())

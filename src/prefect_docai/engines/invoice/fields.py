@@ -63,7 +63,8 @@ def invoice_number(layouts: Sequence[PageLayout]) -> Candidate | None:
         (L.INVOICE_NUMBER, 1.0), (L.INVOICE_NUMBER_IN_TITLE, 0.9), (L.INVOICE_TITLE, 0.7),
         (L.ORDER_NUMBER, 0.55),
     ):
-        for layout, row, segment, end in label_hits(layouts, pattern):
+        whole = pattern is L.INVOICE_NUMBER_IN_TITLE
+        for layout, row, segment, end in label_hits(layouts, pattern, whole_rows=whole):
             for tokens, factor in value_runs(layout, row, segment, end):
                 hit = _id_from(tokens)
                 if hit is not None:
@@ -79,10 +80,14 @@ def invoice_number(layouts: Sequence[PageLayout]) -> Candidate | None:
 
 
 def labelled_date(
-    layouts: Sequence[PageLayout], pattern: re.Pattern[str], strength: float = 1.0
+    layouts: Sequence[PageLayout],
+    pattern: re.Pattern[str],
+    strength: float = 1.0,
+    *,
+    whole_rows: bool = False,
 ) -> list[Candidate]:
     found: list[Candidate] = []
-    for layout, row, segment, end in label_hits(layouts, pattern):
+    for layout, row, segment, end in label_hits(layouts, pattern, whole_rows=whole_rows):
         for tokens, factor in value_runs(layout, row, segment, end):
             hit = date_in(tokens[:6])
             if hit is not None:
@@ -101,7 +106,7 @@ def dates(layouts: Sequence[PageLayout]) -> tuple[Candidate | None, Candidate | 
     delivery = best(labelled_date(layouts, L.DELIVERY_DATE))
     taken = {c.value for c in (due, delivery) if c is not None}
     invoice = labelled_date(layouts, L.INVOICE_DATE) + labelled_date(
-        layouts, L.INVOICE_DATE_IN_TITLE, 0.95
+        layouts, L.INVOICE_DATE_IN_TITLE, 0.95, whole_rows=True
     )
     generic = [
         c for c in labelled_date(layouts, L.GENERIC_DATE, 0.75)

@@ -222,9 +222,14 @@ def sender_line(layouts: Sequence[PageLayout]) -> Party | None:
             whole = _Piece(segment.text, tuple(segment.tokens))
             for part in _SENDER_SPLIT.split(segment.text):
                 text = part.strip() if part else ""
-                if text and re.search(r"\w", text):
+                # A lone character between segments is a separator dot OCR read as a
+                # letter ("●" → "e").
+                if len(text) > 1 and re.search(r"\w", text):
                     pieces.append(_sub_piece(whole, text))
-        if len(pieces) < 3 or not any(_SENDER_SPLIT.search(s.text) or (len(s.tokens) == 1 and not re.search(r"\w", s.text)) for s in row.segments):
+        separated = any(
+            _SENDER_SPLIT.search(s.text) or len(s.text.strip()) <= 1 for s in row.segments
+        )
+        if len(pieces) < 3 or not separated:
             continue
         party = parse_block(pieces[:6], 0.8)
         if party is not None and party.name is not None and party.city is not None:

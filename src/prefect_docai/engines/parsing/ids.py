@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-_IBAN_START = re.compile(r"\b([A-Z]{2}\s?\d{2})")
+_IBAN_START = re.compile(r"\b([A-Z]{2}\s?[\dOIl]{2})")
 _BIC = re.compile(r"^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}(?:[A-Z0-9]{3})?$")
 _STNR = re.compile(r"^\d{2,3}/\d{3,4}/\d{4,5}$|^\d{10,13}$|^\d{2,3} \d{3,4} \d{4,5}$")
 
@@ -38,11 +38,32 @@ def find_ibans(text: str) -> list[tuple[str, int, int]]:
             piece = candidate[:end]
             if piece.endswith(" "):
                 continue
-            iban = normalize_iban(piece)
+            iban = normalize_iban(piece) or normalize_iban(_ocr_digits(piece))
             if iban is not None:
                 found.append((iban, start, start + end))
                 break
     return found
+
+
+_DIGIT_LOOKALIKES = str.maketrans("OoQDIlSZB", "000011528")
+_NUMERIC_BBAN = frozenset(
+    {"DE", "AT", "BE", "DK", "EE", "FI", "HR", "LT", "LU", "SI", "SK", "CZ", "PL", "HU", "SE",
+     "NO", "PT", "ES"}
+)
+
+
+def _ocr_digits(text: str) -> str:
+    """An IBAN with OCR letter-for-digit slips repaired where the format wants digits
+    (the check digits, and the whole BBAN of all-numeric countries such as DE/AT); the
+    mod-97 checksum then confirms or rejects the repair."""
+    compact = re.sub(r"\s", "", text)
+    if len(compact) < 5:
+        return text
+    head = compact[:2] + compact[2:4].translate(_DIGIT_LOOKALIKES)
+    body = compact[4:]
+    if compact[:2] in _NUMERIC_BBAN:
+        body = body.translate(_DIGIT_LOOKALIKES)
+    return head + body
 
 
 def normalize_bic(text: str) -> str | None:
