@@ -300,7 +300,7 @@ def legal_names(layouts: Sequence[PageLayout]) -> list[Candidate]:
                     if len(name) < 4 or len(name.split()) > 7 or _is_noise(name):
                         continue
                     piece = _sub_piece(_Piece(segment.text, tuple(segment.tokens)), name)
-                    if position == 0 and text == segment.text.strip():
+                    if text == segment.text.strip():
                         above = _line_above(layout, segment)
                         if above is not None:
                             name = f"{_clean(above.text)}\n{name}"
@@ -319,25 +319,25 @@ def legal_names(layouts: Sequence[PageLayout]) -> list[Candidate]:
 
 
 def _line_above(layout: PageLayout, segment: Segment) -> Segment | None:
-    """The first half of a two-line name: directly above, same left edge and size, only
-    words (no digits, no label)."""
-    if segment.row == 0:
-        return None
-    row = layout.rows[segment.row - 1]
-    above = row.segments[0]
+    """The first half of a two-line name: just above, same left edge and size, only
+    words (no digits, no label). Rows of other columns (a logo OCR read as text) may sit
+    in between and are looked past."""
     height = segment.bbox[3] - segment.bbox[1]
-    above_height = above.bbox[3] - above.bbox[1]
-    if (
-        len(row.segments) == 1
-        and abs(above.bbox[0] - segment.bbox[0]) < 0.01
-        and abs(above_height - height) < 0.35 * height
-        and segment.bbox[1] - above.bbox[3] < 1.1 * height
-        and not re.search(r"[\d:@]", above.text)
-        and not L.LEGAL_FORM.search(above.text)
-        and not L.SALUTATION.match(above.text.strip())
-        and not L.INVOICE_TITLE.search(fold(above.text))
-    ):
-        return above
+    for row in reversed(layout.rows[max(0, segment.row - 3) : segment.row]):
+        above = next((s for s in row.segments if abs(s.bbox[0] - segment.bbox[0]) < 0.01), None)
+        if above is None:
+            continue
+        above_height = above.bbox[3] - above.bbox[1]
+        if (
+            abs(above_height - height) < 0.35 * height
+            and segment.bbox[1] - above.bbox[3] < 1.1 * height
+            and not re.search(r"[\d:@(]", above.text)
+            and not L.LEGAL_FORM.search(above.text)
+            and not L.SALUTATION.match(above.text.strip())
+            and not L.INVOICE_TITLE.search(fold(above.text))
+        ):
+            return above
+        return None
     return None
 
 
