@@ -53,7 +53,9 @@ class InvoiceTruth:
     """description, quantity, unit price, net amount, rate"""
 
 
-def make_invoice(seed: int = 1, german: bool = True, n_items: int = 5) -> tuple[bytes, InvoiceTruth]:
+def make_invoice(
+    seed: int = 1, german: bool = True, n_items: int = 5, month_first: bool = False
+) -> tuple[bytes, InvoiceTruth]:
     """An A4 invoice: sender line over the address window, header block on the right,
     an item table (continued on further pages for many items), totals with a VAT line
     per rate, footer with VAT id and bank details."""
@@ -79,7 +81,7 @@ def make_invoice(seed: int = 1, german: bool = True, n_items: int = 5) -> tuple[
     taxes = {r: (b, (b * r / 100).quantize(CENT, ROUND_HALF_UP)) for r, (b, _) in taxes.items()}
     net = sum((b for b, _ in taxes.values()), Decimal(0))
     tax = sum((t for _, t in taxes.values()), Decimal(0))
-    issued = date(2024, rng.randint(1, 12), rng.randint(1, 28))
+    issued = date(2024, rng.randint(1, 12), rng.randint(13, 28) if month_first else rng.randint(1, 28))
     postcode = lambda: f"{rng.randint(10000, 99999)}"  # noqa: E731
     truth = InvoiceTruth(
         number=f"RE-{issued.year}-{rng.randint(1000, 9999)}",
@@ -93,14 +95,16 @@ def make_invoice(seed: int = 1, german: bool = True, n_items: int = 5) -> tuple[
         vat_id=de_vat_id(rng), iban=str(iban.compact), bic=str(iban.bic) if iban.bic else None,
         net=net, tax=tax, gross=net + tax, taxes=taxes, items=items,
     )
-    return _render_invoice(truth, german), truth
+    return _render_invoice(truth, german, month_first), truth
 
 
-def _date(value: date, german: bool) -> str:
+def _date(value: date, german: bool, month_first: bool = False) -> str:
+    if month_first:
+        return value.strftime("%m/%d/%Y")
     return value.strftime("%d.%m.%Y") if german else value.strftime("%d/%m/%Y")
 
 
-def _render_invoice(t: InvoiceTruth, german: bool) -> bytes:
+def _render_invoice(t: InvoiceTruth, german: bool, month_first: bool = False) -> bytes:
     font = unicode_font()
     out = io.BytesIO()
     canvas = Canvas(out, pagesize=A4)
@@ -115,7 +119,7 @@ def _render_invoice(t: InvoiceTruth, german: bool) -> bytes:
         canvas.drawString(60, height - 160 - 13 * offset, line)
     labels = (("Rechnungsnummer:", "Rechnungsdatum:", "Fällig am:") if g
               else ("Invoice No.:", "Invoice Date:", "Due Date:"))
-    values = (t.number, _date(t.issued, g), _date(t.due, g))
+    values = (t.number, _date(t.issued, g, month_first), _date(t.due, g, month_first))
     for offset, (label, value) in enumerate(zip(labels, values, strict=True)):
         canvas.drawString(350, height - 160 - 13 * offset, label)
         canvas.drawString(450, height - 160 - 13 * offset, value)

@@ -69,6 +69,13 @@ def test_text_layer_invoice_multi_page(german: bool) -> None:
     assert gross.raw is not None and ("€" in gross.raw or "EUR" in gross.raw)
 
 
+def test_us_dates_are_read_month_first() -> None:
+    pdf, truth = make_invoice(seed=12, german=False, n_items=2, month_first=True)
+    result = run(pdf)
+    assert value(result.invoice_date) == truth.issued.isoformat()
+    assert value(result.due_date) == truth.due.isoformat()
+
+
 def test_embedded_zugferd_is_read_exactly() -> None:
     pdf, truth = zugferd_pdf(seed=3)
     result = run(pdf)

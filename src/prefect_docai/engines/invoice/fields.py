@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
+from datetime import date
 from decimal import Decimal
 from itertools import product
 
@@ -23,6 +24,7 @@ from prefect_docai.engines.parsing import (
     normalize_bic,
     normalize_tax_number,
     normalize_vat_id,
+    parse_date,
 )
 from prefect_docai.engines.parsing.amounts import CURRENCY_CODES, CURRENCY_SYMBOLS
 from prefect_docai.engines.parsing.ids import find_ibans, vat_id_shape
@@ -123,7 +125,55 @@ def dates(layouts: Sequence[PageLayout]) -> tuple[Candidate | None, Candidate | 
                 value, used = hit
                 invoice_best = Candidate(value.isoformat(), used, 0.5, " ".join(t.text for t in used))
                 break
+    if _month_first(layouts, invoice_best, due):
+        invoice_best, due, delivery = (_reread_month_first(c) for c in (invoice_best, due, delivery))
     return invoice_best, due, delivery
+
+
+_NUMERIC_DATE = re.compile(r"^(\d{1,2})[./-](\d{1,2})[./-](\d{2}|\d{4})$")
+_TERM_DAYS = re.compile(r"(\d{1,3})\s*(?:days|tage[n]?|jours|dagen|giorni|d[ií]as)\b", re.I)
+
+
+def _month_first(
+    layouts: Sequence[PageLayout], invoice: Candidate | None, due: Candidate | None
+) -> bool:
+    """Whether numeric dates are month-first (US style). Day-first is the default; a date
+    like 03/25/2024 proves month-first, 25/03/2024 day-first; when every date is
+    ambiguous, the payment term ("30 days") decides which reading of invoice and due
+    date it fits."""
+    first_over = second_over = False
+    for layout in layouts:
+        for row in layout.rows:
+            for token in row.tokens:
+                match = _NUMERIC_DATE.match(token.text.strip(".,;:"))
+                if match:
+                    first_over |= int(match[1]) > 12
+                    second_over |= int(match[2]) > 12
+    if first_over or (not second_over and (invoice is None or due is None)):
+        return False
+    if second_over:
+        return True
+    assert invoice is not None and due is not None
+    day_first = (parse_date(invoice.raw), parse_date(due.raw))
+    month_first = (parse_date(invoice.raw, month_first=True), parse_date(due.raw, month_first=True))
+    if None in day_first or None in month_first:
+        return False
+    terms = {
+        int(m[1]) for layout in layouts for row in layout.rows for m in _TERM_DAYS.finditer(row.text)
+    }
+    def fits(pair: tuple[date | None, date | None]) -> bool:
+        start, end = pair
+        return start is not None and end is not None and (end - start).days in terms
+    return fits(month_first) and not fits(day_first)
+
+
+def _reread_month_first(candidate: Candidate | None) -> Candidate | None:
+    if candidate is None:
+        return None
+    parsed = parse_date(candidate.raw, month_first=True)
+    if parsed is None:
+        return candidate
+    return Candidate(parsed.isoformat(), candidate.tokens, candidate.score, candidate.raw)
 
 
 # --- currency -------------------------------------------------------------------------
@@ -242,6 +292,15 @@ def bank(layouts: Sequence[PageLayout]) -> tuple[Candidate | None, Candidate | N
                     used = tuple(tokens[:count])
                     ibans.append(Candidate(match.group(0), used, 0.45 * factor, " ".join(t.text for t in used)))
                     break
+    if not ibans:
+        # An unlabelled token with a country's exact IBAN length whose checksum fails
+        # (sample data): still the printed account, reported as invalid by the checks.
+        for layout in layouts:
+            for row in layout.rows:
+                for token in row.tokens:
+                    text = token.text.strip(".,;:()")
+                    if re.fullmatch(r"[A-Z]{2}\d{2}[A-Z0-9]{10,30}", text) and _IBAN_LENGTH.get(text[:2]) == len(text):
+                        ibans.append(Candidate(text, (token,), 0.4, token.text))
     iban = best(ibans)
     bics: list[Candidate] = []
     for layout, row, segment, end in label_hits(layouts, L.BIC):
@@ -281,6 +340,8 @@ def bank(layouts: Sequence[PageLayout]) -> tuple[Candidate | None, Candidate | N
     return iban, best(bics)
 
 
+_IBAN_LENGTH = {"DE": 22, "AT": 20, "CH": 21, "NL": 18, "FR": 27, "BE": 16, "IT": 27, "ES": 24,
+                "LU": 20, "GB": 22, "DK": 18, "PL": 28, "CZ": 24, "LI": 21, "IE": 22, "PT": 25}
 _CONFUSABLE = str.maketrans("O0I1S5B8Z2", "OOIISSBBZZ")
 
 
