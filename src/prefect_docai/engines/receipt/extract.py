@@ -167,7 +167,16 @@ def totals(rows: Sequence[Row], separator: str | None) -> dict[str, Candidate | 
             subtotal = Candidate(amount, tokens, 0.75, " ".join(t.text for t in tokens))
             continue
         if TOTAL.search(text) and not NOT_TOTAL.search(text) and 0 < amount < _MAX_TOTAL:
-            strength = 0.85 if re.search(r"grand|incl|inc\b|summe|zu zahlen|due|rounded|nett|payable", text) else 0.75
+            if re.search(r"zu\s*zahlen|to\s*pay|due|payable|te\s*betalen", text):
+                strength = 0.9
+            elif re.search(r"grand|incl|inc\b|summe|rounded|nett", text):
+                strength = 0.85
+            else:
+                strength = 0.75
+            if len(money_tokens(row.tokens, separator)) >= 3:
+                # "Summe  1,91  17,67  19,58": the VAT table's sum row (tax, net, gross),
+                # a restatement that OCR garbles more easily than the total line itself.
+                strength -= 0.2
             total_candidates.append(Candidate(amount, tokens, strength, " ".join(t.text for t in tokens)))
             continue
         if TAX.search(text) and tax is None and not re.search(r"\d{1,2}(?:[.,]\d+)?\s*%.*\d.*\d", text):
