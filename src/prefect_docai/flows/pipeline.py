@@ -185,9 +185,10 @@ class DocumentPipeline:
             )
         )
         outcome.segments.sort(key=lambda s: s.index)
-        succeeded = any(
-            job.status == "succeeded" for seg in outcome.segments for job in seg.results
-        )
+        jobs = [outcome.split] + [
+            job for seg in outcome.segments for job in (seg.classification, *seg.results)
+        ]
+        succeeded = any(job is not None and job.status == "succeeded" for job in jobs)
         if outcome.errors:
             outcome.status = "partial" if succeeded else "failed"
         return outcome
