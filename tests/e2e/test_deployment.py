@@ -146,7 +146,7 @@ def test_prefect_yaml_deploys_and_runs(prefect_server: dict[str, str], tmp_path:
     inbox = tmp_path / "inbox"
     arrivals = tmp_path / "arrivals"
     arrivals.mkdir()
-    invoice = generate("invoice", seed=18, lang="en")
+    invoice = generate("invoice", seed=17, lang="en")
     (arrivals / "invoice.pdf").write_bytes(invoice.pdf)
     nightly_dest = tmp_path / "lake-nightly"
     event_dest = tmp_path / "lake-events"
