@@ -52,24 +52,19 @@ class InvoiceEngine:
         warnings: list[str] = []
         if media_type == "application/xml":
             try:
-                result = read_invoice_xml(data)
+                xml_result = read_invoice_xml(data)
             except NotAnInvoiceXml as exc:
                 raise DocumentError("not_an_invoice", f"The XML is no e-invoice: {exc}") from exc
-            result = result.model_copy(update={"checks": compute_checks(result)})
+            xml_result = xml_result.model_copy(update={"checks": compute_checks(xml_result)})
             if {"PDF", "TXT"} & set(options.output_formats):
                 warnings.append("A bare XML upload has no pages: only JSON is produced.")
-            return EngineOutput(result=result, page_count=1, warnings=warnings)
+            return EngineOutput(result=xml_result, page_count=1, warnings=warnings)
 
         from prefect_docai.engines.document import load_document
 
         xml = extract_xml_from_pdf(data) if media_type == "application/pdf" else None
         with load_document(data, languages=_languages(options), dpi=300) as document:
-            result: InvoiceResult | None = None  # type: ignore[no-redef]
-            if xml is not None:
-                try:
-                    result = read_invoice_xml(xml)
-                except NotAnInvoiceXml:
-                    warnings.append("The embedded XML is no e-invoice; the pages were read.")
+            result = self._from_xml(xml, warnings)
             if result is not None:
                 result = locate_fields(result, document_layouts(document, text_layer_only=True))
             else:
@@ -84,6 +79,16 @@ class InvoiceEngine:
             return EngineOutput(
                 result=result, page_count=document.page_count, files=files, warnings=warnings
             )
+
+    @staticmethod
+    def _from_xml(xml: bytes | None, warnings: list[str]) -> InvoiceResult | None:
+        if xml is None:
+            return None
+        try:
+            return read_invoice_xml(xml)
+        except NotAnInvoiceXml:
+            warnings.append("The embedded XML is no e-invoice; the pages were read.")
+            return None
 
     @staticmethod
     def _files(document: Any, options: EngineOptions, warnings: list[str]) -> list[OutputFile]:

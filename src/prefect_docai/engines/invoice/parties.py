@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from prefect_docai.engines.invoice import labels as L
 from prefect_docai.engines.invoice.candidates import Candidate, label_hits
@@ -24,7 +24,6 @@ class Party:
     city: Candidate | None = None
     country: Candidate | None = None
     score: float = 0.0
-    extra: dict[str, Candidate] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -287,7 +286,7 @@ def legal_names(layouts: Sequence[PageLayout]) -> list[Candidate]:
     first: dict[str, Candidate] = {}
     for layout in layouts:
         for row in layout.rows:
-            for position, segment in enumerate(row.segments):
+            for segment in row.segments:
                 for part in _NAME_SPLIT.split(segment.text):
                     text = part.strip()
                     match = L.LEGAL_FORM.search(text)

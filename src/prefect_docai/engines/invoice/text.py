@@ -68,7 +68,7 @@ def extract_invoice(layouts: Sequence[PageLayout], source: str) -> InvoiceResult
         delivery_date=_field(delivery_date),
         currency=_field(F.currency(layouts)),
         seller=_party(seller, seller_vat, F.tax_number(layouts)),
-        buyer=_party(buyer, buyer_vat, None).model_copy(update={"tax_number": None}),
+        buyer=_party(buyer, buyer_vat, None),
         payment=InvoicePayment(
             iban=_field(iban), bic=_field(bic), terms=_field(F.payment_terms(layouts))
         ),
