@@ -129,6 +129,15 @@ def test_bare_ubl_xml_upload() -> None:
     assert result.checks.totals_consistent is True and result.checks.taxes_consistent is True
 
 
+def test_pdf_and_txt_outputs() -> None:
+    pdf, truth = make_invoice(seed=6, german=True, n_items=2)
+    output = InvoiceEngine().run(pdf, EngineOptions(output_formats=("PDF", "TXT", "JSON")))
+    files = {f.output_type: f for f in output.files}
+    assert files["PDF"].data.startswith(b"%PDF-")
+    assert truth.number in files["TXT"].data.decode("utf-8")
+    assert output.page_count == 1
+
+
 def test_xml_that_is_no_invoice_is_refused() -> None:
     with pytest.raises(DocumentError) as error:
         InvoiceEngine().run(b"<?xml version='1.0'?><note>hi</note>", OPTIONS)

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from prefect_docai.engines.base import DocumentError, EngineOptions, EngineOutput, OutputFile
 from prefect_docai.engines.invoice.checks import compute_checks
@@ -19,6 +17,9 @@ from prefect_docai.engines.parsing.pages import document_layouts
 from prefect_docai.engines.sniff import sniff_media_type
 from prefect_docai.models.results import Field, InvoiceResult
 from prefect_docai.models.tools import Tool
+
+if TYPE_CHECKING:
+    from prefect_docai.engines.document import Document
 
 INVOICE_LANGUAGES = ("deu", "eng")
 """ToolInvoice takes no language hint: it reads German and English documents."""
@@ -75,7 +76,7 @@ class InvoiceEngine:
             result = result.model_copy(update={"checks": compute_checks(result)})
             if options.threshold is not None:
                 result = drop_below(result, options.threshold)
-            files = self._files(document, options, warnings)
+            files = self._files(document, options)
             return EngineOutput(
                 result=result, page_count=document.page_count, files=files, warnings=warnings
             )
@@ -91,23 +92,16 @@ class InvoiceEngine:
             return None
 
     @staticmethod
-    def _files(document: Any, options: EngineOptions, warnings: list[str]) -> list[OutputFile]:
-        wanted = [f for f in options.output_formats if f in ("PDF", "TXT")]
-        if not wanted:
-            return []
-        try:
-            outputs = importlib.import_module("prefect_docai.engines.outputs")
-        except ImportError:
-            warnings.append("PDF/TXT renderings are not available in this build: JSON only.")
-            return []
+    def _files(document: Document, options: EngineOptions) -> list[OutputFile]:
+        """The PDF (searchable) and TXT renderings ToolInvoice offers besides JSON."""
+        from prefect_docai.engines.outputs import plain_text, searchable_pdf
+
         files: list[OutputFile] = []
         stem = options.file_name.rsplit(".", 1)[0] or "document"
-        if "PDF" in wanted:
-            render: Callable[..., bytes] = outputs.searchable_pdf
-            files.append(OutputFile(f"{stem}.pdf", "application/pdf", render(document, options.threshold), "PDF"))
-        if "TXT" in wanted:
-            text: Callable[..., Any] = outputs.plain_text
-            value = text(document, options.threshold)
-            payload = value.encode("utf-8") if isinstance(value, str) else bytes(value)
-            files.append(OutputFile(f"{stem}.txt", "text/plain; charset=utf-8", payload, "TXT"))
+        if "PDF" in options.output_formats:
+            pdf = searchable_pdf(document, options.threshold)
+            files.append(OutputFile(f"{stem}.pdf", "application/pdf", pdf, "PDF"))
+        if "TXT" in options.output_formats:
+            text = plain_text(document, options.threshold).encode("utf-8")
+            files.append(OutputFile(f"{stem}.txt", "text/plain; charset=utf-8", text, "TXT"))
         return files
