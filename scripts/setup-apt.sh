@@ -5,6 +5,7 @@ PACKAGES=(
   tesseract-ocr tesseract-ocr-all   # OCR engine + every language pack (~160, for languageHint)
   libzbar0                          # pyzbar: QR / barcode separator sheets
   poppler-utils                     # pdftoppm / pdftotext, benchmarks and debugging
+  postgresql                        # server binaries for the PostgreSQL tests (tests/api/postgres.py)
   fonts-dejavu-core fonts-dejavu-extra fonts-liberation  # generated documents
   fonts-dkg-handwriting fonts-breip fonts-femkeklaver fonts-kristi fonts-humor-sans  # generated handwriting
 )

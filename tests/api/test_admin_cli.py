@@ -69,6 +69,10 @@ def test_bad_input_gives_one_line_errors(tmp_path: Path) -> None:
         ),
         (["admin", "create-client", "--name", "x", "--scope", "admin"], "unknown scope(s): admin"),
         (["admin", "create-client", "--name", "  "], "the client name must not be empty"),
+        (
+            ["admin", "create-client", "--name", "x" * 201],
+            "the client name must be printable and at most 200 characters",
+        ),
     ]
     for args, message in cases:
         result = runner.invoke(app, [*args, "--data-dir", str(tmp_path)])

@@ -60,6 +60,8 @@ def create_client(
     """A new client; the secret is returned once and only its hash is stored."""
     if not name.strip():
         raise ValueError("the client name must not be empty")
+    if len(name.strip()) > 200 or not name.strip().isprintable():
+        raise ValueError("the client name must be printable and at most 200 characters")
     if credits < 0:
         raise ValueError("credits must not be negative")
     granted = normalize_scopes(scopes)

@@ -18,8 +18,9 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
+    text,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.types import TypeDecorator
 
@@ -73,7 +74,9 @@ class JobRow(Base):
     page_count: Mapped[int] = mapped_column(Integer)
     credits_charged: Mapped[int] = mapped_column(Integer)
     output_formats: Mapped[str] = mapped_column(String(100))
-    languages: Mapped[str] = mapped_column(String(200))
+    # Text: a hint of many languages expands to more Tesseract packs than a short VARCHAR
+    # holds, and PostgreSQL (unlike SQLite) enforces the length.
+    languages: Mapped[str] = mapped_column(Text)
     threshold: Mapped[float | None] = mapped_column(Float, nullable=True)
     email: Mapped[str | None] = mapped_column(String(320), nullable=True)
     idempotency_key: Mapped[str | None] = mapped_column(String(200), nullable=True)
@@ -105,29 +108,50 @@ class JobFileRow(Base):
     path: Mapped[str] = mapped_column(String(500))
 
 
+def normalize_url(url: str) -> str:
+    """``postgresql://`` and ``postgres://`` URLs use psycopg 3, the driver the ``server``
+    extra installs (SQLAlchemy's default for them is psycopg2)."""
+    parsed = make_url(url)
+    if parsed.drivername in ("postgresql", "postgres"):
+        parsed = parsed.set(drivername="postgresql+psycopg")
+    return parsed.render_as_string(hide_password=False)
+
+
+# Any constant: replicas starting together serialise their CREATE TABLEs on it (two
+# concurrent CREATE TABLE IF NOT EXISTS can both pass the check and one then fails).
+_SCHEMA_LOCK = 0x646F6361
+
+
 class Database:
     """Engine + session factory. Sessions are short and used from worker threads."""
 
     def __init__(self, url: str) -> None:
-        self.url = url
-        self.is_sqlite = url.startswith("sqlite")
+        self.url = normalize_url(url)
+        backend = make_url(self.url).get_backend_name()
+        self.is_sqlite = backend == "sqlite"
+        self.is_postgresql = backend == "postgresql"
         # Enough connections for the request thread pool (40 threads) plus the job loops, so
         # a burst of requests waits on the database, not on the connection pool.
         kwargs: dict[str, Any] = {
             "pool_size": 10,
             "max_overflow": 40,
             "pool_timeout": 60,
-            "pool_pre_ping": not url.startswith("sqlite"),
+            "pool_pre_ping": not self.is_sqlite,
         }
         if self.is_sqlite:
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
-        self.engine: Engine = create_engine(url, **kwargs)
+        self.engine: Engine = create_engine(self.url, **kwargs)
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 
     def create_all(self) -> None:
-        Base.metadata.create_all(self.engine)
+        with self.engine.begin() as connection:
+            if self.is_postgresql:
+                connection.execute(
+                    text("SELECT pg_advisory_xact_lock(:key)"), {"key": _SCHEMA_LOCK}
+                )
+            Base.metadata.create_all(connection)
 
     @contextmanager
     def session(self) -> Iterator[Session]:

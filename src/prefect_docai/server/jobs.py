@@ -110,34 +110,36 @@ class JobRunner:
                 log.exception("renewing job leases failed")
 
     def _claim(self, limit: int) -> list[str]:
-        db, owner = self.service.db, self.service.instance_id
-        claimed: list[str] = []
-        with db.session() as session:
-            candidates = list(
-                session.scalars(
-                    select(JobRow.id)
-                    .where(JobRow.status == "queued")
-                    .order_by(JobRow.created_at)
-                    .limit(limit)
-                )
-            )
+        """Move up to ``limit`` queued jobs to processing under this runner's lease.
+
+        One ``UPDATE … WHERE id IN (SELECT … FOR UPDATE SKIP LOCKED) RETURNING id``: on
+        PostgreSQL replicas sharing the database each lock different queued rows and never
+        wait for each other; SQLite serialises writers and renders no ``FOR UPDATE``. The
+        status guard makes a claim of a row that changed meanwhile a no-op.
+        """
         now = utcnow()
-        for job_id in candidates:
-            with db.transaction() as session:
-                result = session.execute(
-                    update(JobRow)
-                    .where(JobRow.id == job_id, JobRow.status == "queued")
-                    .values(
-                        status="processing",
-                        lease_owner=owner,
-                        lease_expires_at=now + timedelta(seconds=self.settings.job_lease_seconds),
-                        started_at=now,
-                        attempts=JobRow.attempts + 1,
-                    )
+        queued = (
+            select(JobRow.id)
+            .where(JobRow.status == "queued")
+            .order_by(JobRow.created_at)
+            .limit(limit)
+            .with_for_update(skip_locked=True)
+        )
+        with self.service.db.transaction() as session:
+            claimed = session.scalars(
+                update(JobRow)
+                .where(JobRow.id.in_(queued), JobRow.status == "queued")
+                .values(
+                    status="processing",
+                    lease_owner=self.service.instance_id,
+                    lease_expires_at=now + timedelta(seconds=self.settings.job_lease_seconds),
+                    started_at=now,
+                    attempts=JobRow.attempts + 1,
                 )
-                if getattr(result, "rowcount", 0) == 1:
-                    claimed.append(job_id)
-        return claimed
+                .returning(JobRow.id)
+                .execution_options(synchronize_session=False)
+            )
+            return list(claimed)
 
     def _renew_leases(self) -> None:
         if not self._running:
@@ -332,13 +334,20 @@ class JobRunner:
         self.service.mail_wake()
 
     def _fail(self, job_id: str, owner: str | None, code: str, detail: str) -> None:
-        """Fail a processing job and refund its credits (owner None: any owner)."""
+        """Fail a processing job and refund its credits (owner None: one whose lease expired)."""
+        # Engine messages are free text: PostgreSQL text cannot hold NUL, and the code
+        # column is short.
+        code, detail = code[:100], detail.replace("\x00", "")
         now = utcnow()
         with self.service.db.transaction() as session:
             job = session.get(JobRow, job_id, with_for_update=True)
             if job is None or job.status != "processing":
                 return
             if owner is not None and job.lease_owner != owner:
+                return
+            # Without an owner (lease expiry), only while the lease is still expired: another
+            # replica may have requeued and claimed the job since it was seen stale.
+            if owner is None and (job.lease_expires_at is None or job.lease_expires_at >= now):
                 return
             refund = job.credits_charged
             session.execute(

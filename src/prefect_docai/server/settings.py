@@ -31,7 +31,9 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="DOCAI_", extra="ignore")
 
     data_dir: Path = Path("docai-data")
-    database_url: str | None = None
+    database_url: SecretStr | None = None
+    """SQLAlchemy URL; ``postgresql://user:pass@host/db`` (psycopg 3) lets replicas share
+    one database. A secret: it usually carries a password."""
     storage_url: str | None = None
     storage_options: dict[str, Any] = {}
     """fsspec options for ``storage_url`` as JSON, e.g. ``{"endpoint_url": "http://minio:9000"}``."""
@@ -69,7 +71,9 @@ class Settings(BaseSettings):
 
     @property
     def sqlalchemy_url(self) -> str:
-        return self.database_url or f"sqlite:///{(self.data_dir / 'docai.sqlite3').resolve()}"
+        if self.database_url is not None:
+            return self.database_url.get_secret_value()
+        return f"sqlite:///{(self.data_dir / 'docai.sqlite3').resolve()}"
 
     @property
     def blob_url(self) -> str:

@@ -294,6 +294,12 @@ def _find_idempotent(
     return job.id
 
 
+def _file_name(raw: str | None) -> str:
+    """The base name, without control characters (PostgreSQL text cannot hold NUL)."""
+    name = (raw or "").replace("\\", "/").rsplit("/", 1)[-1]
+    return "".join(ch for ch in name if ch.isprintable())[:200] or "document"
+
+
 def _inspect(data: bytes) -> DocumentInfo:
     return inspect_document(data)
 
@@ -381,9 +387,7 @@ async def upload(
                 "unsupported_media_type",
                 "XML is accepted only by the invoice tool; send a PDF or an image.",
             )
-        file_name = (upload_file.filename or "document").replace("\\", "/").rsplit("/", 1)[-1][
-            :200
-        ] or "document"
+        file_name = _file_name(upload_file.filename)
         key = idempotency_key.strip() if idempotency_key and idempotency_key.strip() else None
         job_id, replayed = await run_in_threadpool(
             _insert_job, service, principal, tool, info, file_name, data, params, key
