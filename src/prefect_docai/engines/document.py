@@ -264,6 +264,7 @@ class Page:
             second = ocr.recognize(raster.enhance_contrast(straight.image), dpi, languages)
             if _reading_score(second) > _reading_score(found):
                 found = second
+        found = ocr.repair_diacritics(straight.image, dpi, found, languages)
         return _Reading(found, straight, image.shape[1], image.shape[0])
 
     def _ocr_tokens(self) -> list[Any]:

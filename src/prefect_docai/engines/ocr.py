@@ -46,6 +46,8 @@ class OcrWord:
     block: int
     vertical: bool = False
     """Tesseract laid the block out top-to-bottom: on Latin pages, a sideways page."""
+    language: str = ""
+    """The model that won this word (``deu``, ``eng``) when several were loaded."""
 
 
 @dataclass(frozen=True)
@@ -115,12 +117,64 @@ def recognize(gray: Gray, dpi: int, lang: str, psm: int | None = None) -> list[O
                     line=max(line, 0),
                     block=max(block, 0),
                     vertical=vertical,
+                    language=iterator.WordRecognitionLanguage() or "",
                 )
             )
         if not iterator.Next(level):
             break
     api.Clear()
     return words
+
+
+_DIACRITICS = frozenset("äöüÄÖÜßéèêëàâçîïôûùÿñáíóúåøæœ")
+_MAX_REPAIRS = 200
+
+
+def repair_diacritics(gray: Gray, dpi: int, words: list[OcrWord], lang: str) -> list[OcrWord]:
+    """Give back the umlauts English took away.
+
+    With ``deu+eng`` the Tesseract 5.5 in the tesserocr wheel often lets the English model
+    win words like "März" and prints "Marz" (English has no "ä"; the 5.3 CLI does not do
+    this). Where the other languages won most words, each English-won word is read again
+    by those languages alone (single-word mode on its box, ~13 ms) and their reading is
+    taken when it differs only where it has a diacritic.
+    """
+    import tesserocr
+    from rapidfuzz.distance import Levenshtein
+
+    packs = lang.split("+")
+    if "eng" not in packs or len(packs) < 2:
+        return words
+    others = "+".join(pack for pack in packs if pack != "eng")
+    english = [i for i, word in enumerate(words) if word.language == "eng"
+               and any(c.isalpha() for c in word.text)]
+    if not english or len(english) * 2 > len(words) or len(english) > _MAX_REPAIRS:
+        return words
+    api = _api(others, tesserocr.PSM.SINGLE_WORD)
+    _set_image(api, gray, dpi)
+    height, width = gray.shape
+    repaired = list(words)
+    try:
+        for index in english:
+            word = words[index]
+            x0, y0, x1, y1 = (int(v) for v in word.box)
+            pad = max(2, (y1 - y0) // 6)
+            left, top = max(0, x0 - pad), max(0, y0 - pad)
+            api.SetRectangle(left, top, min(width, x1 + pad) - left, min(height, y1 + pad) - top)
+            try:
+                reading = (api.GetUTF8Text() or "").strip()
+            except RuntimeError:
+                continue
+            marks = sum(c in _DIACRITICS for c in reading)
+            if (marks and " " not in reading and reading != word.text
+                    and Levenshtein.distance(reading, word.text) <= marks):
+                repaired[index] = OcrWord(
+                    reading, word.box, word.confidence, word.line, word.block, word.vertical,
+                    others,
+                )
+    finally:
+        api.Clear()
+    return repaired
 
 
 def detect_orientation(gray: Gray, dpi: int) -> Orientation | None:

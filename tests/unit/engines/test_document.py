@@ -137,6 +137,9 @@ def test_two_page_tiff(english_scan: Image.Image, german_scan: Image.Image) -> N
     first, second = text.split("\f")
     assert _recall("\n".join(ENGLISH_LINES), first) >= 0.95
     assert _recall("\n".join(GERMAN_LINES), second) >= 0.9
+    # deu+eng keeps the umlauts (English-won words are re-read by German alone).
+    for word in ("Müller", "Größe", "Äpfel", "Übergabe"):
+        assert word in second, (word, second)
     assert "Invoice" not in second
 
 
