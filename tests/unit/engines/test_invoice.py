@@ -166,3 +166,12 @@ def test_scanned_invoice_through_ocr() -> None:
     assert value(result.totals.gross) == f"{truth.gross:.2f}"
     assert value(result.payment.iban) == truth.iban
     assert result.totals.gross is not None and result.totals.gross.confidence < 1.0
+
+
+def test_page_without_invoice_fields_gives_nulls() -> None:
+    from tests.docgen import make_text_pdf
+
+    result = run(make_text_pdf(["Dies ist ein Brief ohne Beträge.", "Mit freundlichen Grüßen"]))
+    assert result.invoice_number is None and result.totals.gross is None
+    assert result.payment.iban is None and result.line_items == []
+    assert result.checks.totals_consistent is None

@@ -45,3 +45,13 @@ def test_photographed_receipt() -> None:
     assert result.total is not None and result.total.value == f"{truth.total:.2f}"
     assert result.date is not None and result.date.value == truth.day.isoformat()
     assert result.total.confidence < 1.0
+
+
+def test_blank_page_gives_nulls_not_guesses() -> None:
+    from PIL import Image
+    from tests.docgen import image_bytes
+
+    blank = Image.new("L", (600, 900), 255)
+    result = run(image_bytes(blank, "PNG", dpi=300))
+    assert result.merchant.name is None and result.total is None and result.date is None
+    assert result.items == [] and result.checks.items_sum_to_total is None
