@@ -368,3 +368,32 @@ def test_credit_budget_stops_before_it_is_exceeded(tmp_path: Path) -> None:
     assert summary.credits_used <= 4
     store = DatasetStore(str(dest))
     assert store.row_counts()["documents"] == 1
+
+
+def test_saved_credentials_block_and_credit_accounting(tmp_path: Path) -> None:
+    """A named DocAICredentials block: the flow talks to that service, not its own."""
+    from prefect_docai.blocks import DocAICredentials
+    from prefect_docai.server.embedded import EmbeddedService
+
+    small = build_batch(only=["letter-en.pdf", "receipt-de.pdf"])
+    source = small.write(tmp_path / "inbox")
+    with EmbeddedService(workers=1) as service:
+        creds = service.create_client("block-test", credits=500)
+        name = f"docai-{uuid.uuid4().hex[:8]}"
+        DocAICredentials(
+            client_id=creds.client_id,
+            client_secret=creds.client_secret,
+            base_url=service.base_url,
+            token_url=service.token_url,
+            requests_per_second=20,
+        ).save(name)
+        summary: BatchSummary = asyncio.run(
+            process_documents(str(source), str(tmp_path / "lake"), credentials=name)
+        )
+        balance = service.credits(creds.client_id)
+    assert f"block {name!r}" in summary.service
+    assert summary.processed == 2 and summary.credits_used > 0
+    assert balance == 500 - summary.credits_used
+    store = DatasetStore(str(tmp_path / "lake"))
+    assert committed_counts(store)["documents"] == 2
+    assert sum(store.read("documents").column("credits_charged").to_pylist()) == summary.credits_used
