@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import socket
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -39,8 +40,15 @@ def test_jobs_with_s3_storage(s3_endpoint: str) -> None:
     fs = s3fs.S3FileSystem(endpoint_url=s3_endpoint, anon=False)
     fs.mkdir("docai-blobs")
     options = {"endpoint_url": s3_endpoint}
+    # An upload whose job was never committed (the service died in between).
+    fs.pipe_file("docai-blobs/prod/inputs/never-queued", b"%PDF orphan")
     with EmbeddedService(
-        workers=1, engines=ENGINES, storage_url="s3://docai-blobs/prod", storage_options=options
+        workers=1,
+        engines=ENGINES,
+        storage_url="s3://docai-blobs/prod",
+        storage_options=options,
+        purge_interval=0.2,
+        orphan_grace=0.5,
     ) as service:
         api = Api(service, service.create_client(credits=10))
         data = documents.pdf("in the bucket")
@@ -50,6 +58,11 @@ def test_jobs_with_s3_storage(s3_endpoint: str) -> None:
         assert body["result"]["texts"] == ["in the bucket"]
         assert api.result(job_id, "file", outputType="PDF").content == data
         api.close()
+        deadline = time.monotonic() + 10
+        while fs.exists("docai-blobs/prod/inputs/never-queued"):
+            assert time.monotonic() < deadline, "the orphaned input was not deleted"
+            time.sleep(0.1)
+            fs.invalidate_cache()
         assert not (service.settings.data_dir / "blobs").exists()
     fs.invalidate_cache()
     stored = fs.find("docai-blobs/prod")

@@ -3,6 +3,12 @@
 Input bytes are already deleted when a job ends (jobs.py). The job row stays, marked
 ``expired``, so a late result request can say "expired" instead of "unknown", and an
 ``Idempotency-Key`` keeps pointing at the same job.
+
+An upload is stored before its job row is committed (the row must never point at a blob
+that is not there), so a crash in between leaves an input no job refers to; so does one
+between a job's end and the deletion of its input. Each purge run deletes inputs without
+a queued or processing job once they are older than ``orphan_grace``, which leaves
+uploads still on their way to the database alone.
 """
 
 from __future__ import annotations
@@ -17,6 +23,9 @@ from sqlalchemy import delete, or_, select, update
 
 from prefect_docai.server import storage
 from prefect_docai.server.db import JobFileRow, JobRow, utcnow
+
+_LIVE = ("queued", "processing")
+_CHUNK = 500  # ids per IN (…) query
 
 if TYPE_CHECKING:
     from prefect_docai.server.service import Service
@@ -44,6 +53,9 @@ class Purger:
                 count = await asyncio.to_thread(self.purge)
                 if count:
                     log.info("purged the results of %d job(s)", count)
+                orphans = await asyncio.to_thread(self.sweep_orphaned_inputs)
+                if orphans:
+                    log.info("deleted %d input(s) that no job needs", orphans)
             except Exception:
                 log.exception("purging results failed; retrying")
             await asyncio.sleep(self.service.settings.purge_interval)
@@ -79,3 +91,25 @@ class Purger:
                     .values(status="expired", expired_at=utcnow())
                 )
         return len(due)
+
+    def sweep_orphaned_inputs(self) -> int:
+        """Delete inputs older than ``orphan_grace`` that no queued or processing job
+        needs; returns how many."""
+        db, store = self.service.db, self.service.store
+        cutoff = utcnow() - timedelta(seconds=self.service.settings.orphan_grace)
+        old = sorted(
+            name for name, modified in store.modified(storage.INPUTS).items() if modified < cutoff
+        )
+        live: set[str] = set()
+        with db.session() as session:
+            for start in range(0, len(old), _CHUNK):
+                chunk = old[start : start + _CHUNK]
+                live.update(
+                    session.scalars(
+                        select(JobRow.id).where(JobRow.id.in_(chunk), JobRow.status.in_(_LIVE))
+                    )
+                )
+        orphans = [name for name in old if name not in live]
+        for name in orphans:
+            store.delete(storage.input_key(name))
+        return len(orphans)

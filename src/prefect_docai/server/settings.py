@@ -48,6 +48,9 @@ class Settings(BaseSettings):
     max_upload_bytes: int = Field(default=10 * 1024 * 1024, gt=0)
     result_ttl: float = Field(default=24 * 3600, gt=0)
     purge_interval: float = Field(default=600, gt=0)
+    orphan_grace: float = Field(default=3600, gt=0)
+    """An uploaded input no queued or processing job refers to is deleted once it is this
+    old: a crash between storing an upload and committing its job leaves one behind."""
     smtp_url: SecretStr | None = None
     """``smtp://user:pass@host:25``, ``smtp+starttls://…:587`` or ``smtps://…:465``; query
     ``?cafile=/path.pem`` trusts a private CA. Unset: mails go to ``<data_dir>/outbox``."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+from datetime import UTC, datetime
 from typing import Any
 
 import fsspec
@@ -53,9 +54,52 @@ class BlobStore:
             if self.fs.exists(path):
                 self.fs.rm(path, recursive=True)
 
+    def modified(self, prefix: str) -> dict[str, datetime]:
+        """Names of the blobs directly below ``prefix`` with their last-modified time (UTC).
+
+        A blob whose time the store cannot tell is left out, so callers never age it.
+        """
+        path = self._path(prefix.rstrip("/"))
+        try:
+            entries = self.fs.ls(path, detail=True)
+        except FileNotFoundError:
+            return {}
+        found: dict[str, datetime] = {}
+        for entry in entries:
+            if entry.get("type") != "file":
+                continue
+            name = str(entry["name"]).rstrip("/").rsplit("/", 1)[-1]
+            when = _entry_time(entry)
+            if when is None:
+                try:
+                    when = self.fs.modified(entry["name"])
+                except (NotImplementedError, OSError, KeyError):
+                    continue
+            if when is not None:
+                found[name] = when if when.tzinfo else when.replace(tzinfo=UTC)
+        return found
+
+
+def _entry_time(entry: dict[str, Any]) -> datetime | None:
+    # Listings name the time differently: local "mtime" (epoch), s3fs "LastModified"
+    # (datetime), gcsfs "updated" (ISO text).
+    for field in ("mtime", "LastModified", "updated"):
+        value = entry.get(field)
+        if isinstance(value, datetime):
+            return value
+        if isinstance(value, int | float):
+            return datetime.fromtimestamp(value, UTC)
+        if isinstance(value, str):
+            with contextlib.suppress(ValueError):
+                return datetime.fromisoformat(value.replace("Z", "+00:00"))
+    return None
+
+
+INPUTS = "inputs/"
+
 
 def input_key(job_id: str) -> str:
-    return f"inputs/{job_id}"
+    return f"{INPUTS}{job_id}"
 
 
 def result_prefix(job_id: str) -> str:
