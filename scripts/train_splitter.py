@@ -18,6 +18,7 @@ import dataclasses
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -28,8 +29,11 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from prefect_docai.engines.classify import training  # noqa: E402
 from prefect_docai.engines.classify.model import ClassifierModel  # noqa: E402
+from prefect_docai.engines.classify.pageview import PageView  # noqa: E402
+from prefect_docai.engines.document import Word  # noqa: E402
 from prefect_docai.engines.paperflow.decode import LengthPrior, decode  # noqa: E402
 from prefect_docai.engines.paperflow.pairs import StreamPage, pair_features  # noqa: E402
+from prefect_docai.engines.paperflow.signals import find_page_number  # noqa: E402
 from prefect_docai.engines.paperflow.splitter import (  # noqa: E402
     MODEL_FILE,
     BoundaryModel,
@@ -45,17 +49,54 @@ class DocPages:
     template: str
     pages: list[StreamPage]
     rows: sparse.csr_matrix
+    origin: int
+    """Index of the generated document this is a variant of."""
+
+
+def _without(view: PageView, drop: Callable[[tuple[str, float, float, float, float]], bool]) -> PageView:
+    """The view minus the words of lines ``drop`` selects (keeps the raster: the features
+    that matter here are textual)."""
+    grouped: dict[int, list[Word]] = {}
+    for word in view.words:
+        grouped.setdefault(word.line, []).append(word)
+    keep: list[Word] = []
+    for words in grouped.values():
+        line = (
+            " ".join(w.text for w in words),
+            min(w.bbox[0] for w in words),
+            min(w.bbox[1] for w in words),
+            max(w.bbox[2] for w in words),
+            max(w.bbox[3] for w in words),
+        )
+        if not drop(line):
+            keep.extend(words)
+    return PageView(keep, view.width_pt, view.height_pt, view.source, view.render, view.image())
+
+
+def variants(views: list[PageView], rng: random.Random) -> list[list[PageView]]:
+    """The document as generated, and for multi-page documents also without its
+    page-number chain and without running headers/footers: many real documents carry
+    neither, and the scorer must then rely on layout, text and identifier continuity."""
+    out = [views]
+    if len(views) > 1:
+        out.append([_without(v, lambda line: find_page_number([line]) is not None) for v in views])
+        out.append([
+            _without(v, lambda line: find_page_number([line]) is not None
+                     or line[4] < 0.12 or line[2] > 0.88)
+            for v in views
+        ])
+    if rng.random() < 0.35:
+        out = [[training.noisy_view(v, rng) for v in variant] for variant in out]
+    return out
 
 
 def prepare(per_template: int, classifier: ClassifierModel, seed: int) -> list[DocPages]:
     rng = random.Random(seed)
     docs = []
-    for doc in training.generated_docs(per_template, seed, held_out=False):
-        views = doc.views
-        if rng.random() < 0.35:
-            views = [training.noisy_view(v, rng) for v in views]
-        pages, rows, _ = stream_pages(views, classifier)
-        docs.append(DocPages(doc.doc_type, doc.template, pages, rows))
+    for origin, doc in enumerate(training.generated_docs(per_template, seed, held_out=False)):
+        for views in variants(doc.views, rng):
+            pages, rows, _ = stream_pages(views, classifier)
+            docs.append(DocPages(doc.doc_type, doc.template, pages, rows, origin))
     return docs
 
 
@@ -67,11 +108,14 @@ def build_stream(
     chosen: list[DocPages] = []
     while len(chosen) < count:
         # one copy of a document per stream: a page cannot be told from its own duplicate
-        doc = rng.choice([d for d in docs if all(d is not c for c in chosen)])
+        pool = [d for d in docs if all(d.origin != c.origin for c in chosen)]
+        # multi-page documents are rare among generated ones: give them half the picks
+        longer = [d for d in pool if len(d.pages) > 1]
+        doc = rng.choice(longer if longer and rng.random() < 0.5 else pool)
         chosen.append(doc)
         if rng.random() < 0.3:  # same template (same letterhead style) back to back
             same = [d for d in docs if d.template == doc.template
-                    and all(d is not c for c in chosen)]
+                    and all(d.origin != c.origin for c in chosen)]
             if same:
                 chosen.append(rng.choice(same))
     pages: list[StreamPage] = []
@@ -114,12 +158,44 @@ def exact_match(model: object, streams: list[tuple[int, list[int], np.ndarray]],
     return good / max(len(streams), 1)
 
 
-def main() -> None:
+def corpus_docs(corpus: Path, classifier: ClassifierModel, first_origin: int,
+                exclude: frozenset[str] = frozenset()) -> list[DocPages]:
+    """Visible-corpus documents (real layouts: continuation pages without page numbers,
+    same-seller series), each once as read and once without page-number chains."""
+    rng = random.Random(SEED + 7)
+    docs = []
+    for k, entry in enumerate(training.corpus_documents(corpus, task=None)):
+        if entry["id"] in exclude:
+            continue
+        gt = entry.get("gt") or {}
+        family = str(gt.get("seller_name") or entry["id"]).split("\n")[0].strip().lower()
+        for views in variants(training.corpus_views(corpus, entry), rng):
+            pages, rows, _ = stream_pages(views, classifier)
+            docs.append(DocPages(entry["doc_type"], family, pages, rows, first_origin + k))
+    return docs
+
+
+def new_model() -> object:
     from sklearn.ensemble import HistGradientBoostingClassifier
 
+    return HistGradientBoostingClassifier(
+        max_iter=250, learning_rate=0.08, max_leaf_nodes=15, l2_regularization=0.5,
+        random_state=SEED,
+    )
+
+
+def fit_boundary(docs: list[DocPages], n_streams: int, weight: float) -> BoundaryModel:
+    x, y, _ = streams_to_xy(docs, n_streams, random.Random(SEED + 3))
+    model = new_model()
+    model.fit(x, y)  # type: ignore[attr-defined]
+    return BoundaryModel(model, LengthPrior.from_lengths([len(d.pages) for d in docs], weight=weight))
+
+
+def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--per-template", type=int, default=4)
     parser.add_argument("--streams", type=int, default=1500)
+    parser.add_argument("--corpus", type=Path, default=None, help="visible corpus folder")
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--classifier", type=Path, default=None)
     parser.add_argument("--out", type=Path,
@@ -129,23 +205,23 @@ def main() -> None:
     classifier = ClassifierModel.load(args.classifier)
     per_template = 1 if args.quick else args.per_template
     docs = prepare(per_template, classifier, SEED)
+    if args.corpus is not None:
+        docs += corpus_docs(args.corpus, classifier, first_origin=len(docs))
     print(f"{len(docs)} documents, {sum(len(d.pages) for d in docs)} pages "
           f"in {time.monotonic() - started:.0f} s")
-    # Validation streams come from documents (not templates) the scorer has not seen.
+    # Validation streams come from documents the scorer has not seen (all variants of a
+    # document stay on one side).
     rng = random.Random(SEED)
-    order = list(range(len(docs)))
-    rng.shuffle(order)
-    cut = max(1, len(order) // 5)
-    val_docs = [docs[i] for i in order[:cut]]
-    train_docs = [docs[i] for i in order[cut:]]
+    origins = sorted({d.origin for d in docs})
+    rng.shuffle(origins)
+    val_origins = set(origins[: max(1, len(origins) // 5)])
+    val_docs = [d for d in docs if d.origin in val_origins]
+    train_docs = [d for d in docs if d.origin not in val_origins]
     n_streams = 100 if args.quick else args.streams
     x, y, _ = streams_to_xy(train_docs, n_streams, random.Random(SEED + 1))
     _, _, val_streams = streams_to_xy(val_docs, max(50, n_streams // 5), random.Random(SEED + 2))
-    model = HistGradientBoostingClassifier(
-        max_iter=250, learning_rate=0.08, max_leaf_nodes=15, l2_regularization=0.5,
-        random_state=SEED,
-    )
-    model.fit(x, y)
+    model = new_model()
+    model.fit(x, y)  # type: ignore[attr-defined]
     lengths = [len(d.pages) for d in docs]
     best_weight, best_score = 0.0, -1.0
     for weight in (0.0, 0.1, 0.2, 0.35, 0.5, 0.8):
@@ -154,12 +230,9 @@ def main() -> None:
         if score > best_score + 1e-9:
             best_weight, best_score = weight, score
     # Refit on all documents for the shipped model.
-    x_all, y_all, _ = streams_to_xy(docs, n_streams, random.Random(SEED + 3))
-    model.fit(x_all, y_all)
-    prior = LengthPrior.from_lengths(lengths, weight=best_weight)
-    BoundaryModel(model, prior).save(args.out)
-    print(f"pairs {len(y_all)} (boundaries {int(y_all.sum())}), prior weight {best_weight}, "
-          f"saved {args.out} ({args.out.stat().st_size / 1e6:.2f} MB) "
+    final = fit_boundary(docs, n_streams, best_weight)
+    final.save(args.out)
+    print(f"prior weight {best_weight}, saved {args.out} ({args.out.stat().st_size / 1e6:.2f} MB) "
           f"in {time.monotonic() - started:.0f} s")
 
 
