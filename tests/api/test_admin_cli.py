@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -92,3 +95,32 @@ def test_bad_input_gives_one_line_errors(tmp_path: Path) -> None:
         result.exit_code == 1
         and result.stderr.strip() == "error: the balance cannot become negative"
     )
+
+
+def test_usage_errors_are_one_line_on_the_real_command() -> None:
+    """Typer's usage errors (bad value, missing argument, unknown command/option) as one
+    line on stderr with exit status 2, through the installed ``docai`` script."""
+    docai = str(Path(sys.executable).with_name("docai"))
+    cases = [
+        (
+            ["admin", "add-credits", "X", "notanumber"],
+            "docai admin add-credits: error: Invalid value for 'credits':",
+        ),
+        (["admin", "add-credits"], "docai admin add-credits: error: Missing argument"),
+        (["nosuch"], "docai: error: No such command 'nosuch'."),
+        (["serve", "--port", "99999"], "docai serve: error: Invalid value for '--port':"),
+        (["admin", "clients", "--bogus"], "docai admin clients: error: No such option: --bogus"),
+    ]
+    # A wide terminal and forced colour are where Typer draws its boxes.
+    env = {**os.environ, "COLUMNS": "200", "FORCE_COLOR": "1", "TERM": "xterm-256color"}
+    for args, prefix in cases:
+        done = subprocess.run(
+            [docai, *args], capture_output=True, text=True, env=env, timeout=60, check=False
+        )
+        assert done.returncode == 2, (args, done.stderr)
+        assert done.stdout == ""
+        lines = done.stderr.splitlines()
+        assert len(lines) == 1 and lines[0].startswith(prefix), (args, done.stderr)
+    # No arguments still shows the help (not an error line).
+    bare = subprocess.run([docai], capture_output=True, text=True, env=env, timeout=60)
+    assert bare.returncode == 2 and "admin" in bare.stdout and "error" not in bare.stderr
