@@ -71,8 +71,11 @@ def invoice_number(layouts: Sequence[PageLayout]) -> Candidate | None:
                 hit = _id_from(tokens)
                 if hit is not None:
                     page_factor = 1.0 if layout.page == 1 else 0.9
+                    # A label inside running text ("... bitte Belegnummer 4711 angeben")
+                    # is weaker than one heading its line or cell.
+                    prose = 0.85 if len(segment.text) > 60 else 1.0
                     found.append(
-                        Candidate(hit[0], (hit[1],), strength * factor * page_factor, hit[0])
+                        Candidate(hit[0], (hit[1],), strength * factor * page_factor * prose, hit[0])
                     )
                     break
     return best(found)

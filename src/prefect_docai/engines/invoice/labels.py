@@ -34,6 +34,7 @@ ADDRESS_KEY = _rx(r"^(?:name|firma|anschrift|adresse|address|stra(?:ß|ss)e|stre
 ORDER_NUMBER = _rx(
     r"^purchase\s*order(?:\s*(?:id|no\.?|number))?\s*:", r"^bestellnummer", r"^bestellung\s*nr",
     r"^order\s*(?:id|no\.?|number)\s*:", r"^bon\s*de\s*commande",
+    r"^order\s*(?:change|response)\s*:", r"^(?:purchase\s*)?order\s*(?:change|response)\s*(?:id|no)",
 )
 """Order documents (Order-X) carry an order number where an invoice has its number."""
 INVOICE_TITLE = _rx(
