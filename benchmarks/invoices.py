@@ -181,6 +181,9 @@ def main(argv: list[str] | None = None) -> int:
     from prefect_docai.engines.invoice import InvoiceEngine
 
     corpus = corpus_dir()
+    if not (corpus / "manifest.json").is_file():
+        print(f"no corpus at {corpus} (set DOCAI_CORPUS): skipped")
+        return 0
     manifest = json.loads((corpus / "manifest.json").read_text())
     docs = [d for d in manifest["documents"] if "invoice_extraction" in d["tasks"]]
     if args.only:

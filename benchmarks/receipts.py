@@ -48,6 +48,9 @@ def main(argv: list[str] | None = None) -> int:
     from prefect_docai.engines.receipt import ReceiptEngine
 
     corpus = corpus_dir()
+    if not (corpus / "manifest.json").is_file():
+        print(f"no corpus at {corpus} (set DOCAI_CORPUS): skipped")
+        return 0
     manifest = json.loads((corpus / "manifest.json").read_text())
     docs = [d for d in manifest["documents"] if "receipt_extraction" in d["tasks"]]
     if args.limit:
