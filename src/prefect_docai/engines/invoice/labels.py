@@ -143,6 +143,15 @@ STREET_WORD = _rx(
     r"\bplace\b", r"\bstraat\b", r"\blaan\b", r"\bgracht\b", r"\bplein\b", r"postfach",
     r"p\.?\s?o\.?\s?box",
 )
+CITY_POSTCODE = re.compile(
+    r"^(?P<city>[^\W\d_][\w .'-]*?),?\s+(?:(?P<state>[A-Z]{2})\s+)?"
+    r"(?P<pc>\d{5}(?:-\d{4})?|[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2})$"
+)
+"""US ("Fremont CA 94538") and UK ("London SW1A 1AA") order: city first."""
+ACCOUNT_HOLDER = _rx(
+    r"kontoinhaber", r"account\s*(?:holder|name)", r"titulaire\s*du\s*compte",
+    r"rekeninghouder", r"beneficiary", r"zahlungsempf[äa]nger",
+)
 POSTCODE_CITY = re.compile(
     r"^(?:(?P<cc>[A-Z]{1,2})[- ])?(?:(?P<pc>\d{4}\s?[A-Z]{2}(?=\s)|\d{4}|\d{5}"
     r"|[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2})\s+|(?P<pc5>\d{5}))(?P<city>[^\W\d_][\w .'()/-]*?)\s*$"

@@ -63,23 +63,22 @@ def parse_block(pieces: Sequence[_Piece], score: float) -> Party | None:
     """Name / street / postcode + city / country out of an address block's lines."""
     postcode_at = None
     for index, piece in enumerate(pieces):
-        if L.POSTCODE_CITY.match(piece.text.strip()) and index > 0:
+        if _postcode_city(piece.text) is not None and index > 0:
             postcode_at = index
             break
     if postcode_at is None:
         return None
-    match = L.POSTCODE_CITY.match(pieces[postcode_at].text.strip())
-    assert match is not None
+    found = _postcode_city(pieces[postcode_at].text)
+    assert found is not None
+    postcode, city, prefix = found
     party = Party(score=score)
     postcode_piece = pieces[postcode_at]
-    postcode = match["pc"] or match["pc5"]
     party.postal_code = _candidate(_sub_piece(postcode_piece, postcode), postcode, score)
-    party.city = _candidate(_sub_piece(postcode_piece, match["city"]), match["city"].strip(), score)
-    country = None
-    if match["cc"]:
-        country = country_code(match["cc"])
+    party.city = _candidate(_sub_piece(postcode_piece, city), city, score)
+    if prefix:
+        country = country_code(prefix)
         if country is not None:
-            party.country = _candidate(_sub_piece(postcode_piece, match["cc"]), country, score * 0.9)
+            party.country = _candidate(_sub_piece(postcode_piece, prefix), country, score * 0.9)
     if postcode_at + 1 < len(pieces):
         following = country_code(pieces[postcode_at + 1].text, allow_code=False)
         if following is not None:
@@ -117,6 +116,19 @@ def parse_block(pieces: Sequence[_Piece], score: float) -> Party | None:
     text = "\n".join(_clean(p.text) for p in keep)
     party.name = Candidate(re.sub(r"\s+", " ", text), tokens, score, text)
     return party
+
+
+def _postcode_city(text: str) -> tuple[str, str, str | None] | None:
+    """Postcode, city and a country prefix (``D-63571``) from an address line, in the
+    continental order (postcode first) or the US/UK order (city first)."""
+    value = text.strip().rstrip(".,")
+    match = L.POSTCODE_CITY.match(value)
+    if match is not None:
+        return match["pc"] or match["pc5"], match["city"].strip(), match["cc"]
+    match = L.CITY_POSTCODE.match(value)
+    if match is not None:
+        return match["pc"], match["city"].strip(), None
+    return None
 
 
 def _clean(text: str) -> str:
@@ -256,7 +268,7 @@ def address_window(layouts: Sequence[PageLayout], sender: Party | None) -> Party
         column.append(first)
     best_party: Party | None = None
     for index, segment in enumerate(column):
-        if not L.POSTCODE_CITY.match(segment.text.strip()):
+        if _postcode_city(segment.text) is None:
             continue
         start = index
         while start > 0 and index - start < 5:
@@ -352,4 +364,18 @@ def parties(layouts: Sequence[PageLayout]) -> tuple[Party, Party]:
             if buyer_name is None or fold(str(candidate.value)) not in buyer_name:
                 seller.name = candidate
                 break
+    if seller.name is None:
+        seller.name = _account_holder(layouts, buyer_name)
     return seller, buyer
+
+
+def _account_holder(layouts: Sequence[PageLayout], buyer_name: str | None) -> Candidate | None:
+    """The payee named with the bank details ("Titulaire du compte : NETPRESSE"): the
+    seller when nothing better names it."""
+    for _layout, _row, segment, end in label_hits(layouts, L.ACCOUNT_HOLDER):
+        rest = segment.after(end)
+        tokens = [t for t in rest if t.text not in (":", "-")]
+        text = _clean(" ".join(t.text for t in tokens).lstrip(": "))
+        if 2 <= len(text) <= 60 and not re.search(r"\d", text) and fold(text) != buyer_name:
+            return Candidate(text, tuple(tokens), 0.5, text)
+    return None
