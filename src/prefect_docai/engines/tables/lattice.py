@@ -121,12 +121,17 @@ def _grid(
         c1 = max(c for _, c in members)
         if (r0, c0) in taken:
             continue
-        # a non-rectangular region (a rule missing mid-table) keeps its bounding rectangle
-        # minus positions already taken, so every grid position has exactly one owner
-        rows = [r for r in range(r0, r1 + 1) if all((r, c) not in taken for c in range(c0, c1 + 1))]
-        r1 = r0
-        while r1 + 1 in rows:
-            r1 += 1
+        # a non-rectangular region (a rule missing mid-table) keeps the largest free
+        # rectangle from its top-left corner; positions left over become single cells, so
+        # every grid position has exactly one owner
+        c_end = c0
+        while c_end < c1 and (r0, c_end + 1) not in taken:
+            c_end += 1
+        c1 = c_end
+        r_end = r0
+        while r_end < r1 and all((r_end + 1, c) not in taken for c in range(c0, c1 + 1)):
+            r_end += 1
+        r1 = r_end
         for r in range(r0, r1 + 1):
             for c in range(c0, c1 + 1):
                 taken.add((r, c))

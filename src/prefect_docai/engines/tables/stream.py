@@ -345,8 +345,27 @@ def _header_cells(
         return max(i for i, lv in enumerate(levels) if lv <= y + 0.1) if levels else 0
 
     cells: list[Cell] = []
+    owner: dict[tuple[int, int], Cell] = {}
+
+    def place(cell: Cell) -> None:
+        # headings that would overlap (odd layouts) share one cell instead
+        hit = next(
+            (
+                owner[(cell.row, c)]
+                for c in range(cell.col, cell.col + cell.col_span)
+                if (cell.row, c) in owner
+            ),
+            None,
+        )
+        if hit is not None:
+            hit.words.extend(cell.words)
+            return
+        cells.append(cell)
+        for c in range(cell.col, cell.col + cell.col_span):
+            owner[(cell.row, c)] = cell
+
     for y, col, span, words in spanning:
-        cells.append(Cell(level_of(y), col, 1, span, union_all([w.box for w in words]), "", words))
+        place(Cell(level_of(y), col, 1, span, union_all([w.box for w in words]), "", words))
     has_plain_below = False
     for col, words in sorted(plain.items()):
         above = [
@@ -358,7 +377,7 @@ def _header_cells(
         ]
         row = max(above) + 1 if above else 0
         has_plain_below = has_plain_below or row == n_levels
-        cells.append(Cell(row, col, 1, 1, union_all([w.box for w in words]), "", words))
+        place(Cell(row, col, 1, 1, union_all([w.box for w in words]), "", words))
     n_rows = n_levels + 1 if has_plain_below or not n_levels else n_levels
     for c in cells:
         if (
