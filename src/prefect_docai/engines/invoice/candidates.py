@@ -135,8 +135,9 @@ def value_runs(
         rest = [split, *rest]
     if rest:
         yield rest, 1.0
-    position = row.segments.index(segment)
-    if position + 1 < len(row.segments):
+    # A whole-row pseudo segment (title lines) has no next segment of its own.
+    position = next((i for i, s in enumerate(row.segments) if s is segment), None)
+    if position is not None and position + 1 < len(row.segments):
         yield row.segments[position + 1].tokens, 0.95
     below = below_segments(layout, row, segment, limit=1)
     for other in below:

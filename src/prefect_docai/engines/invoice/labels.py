@@ -45,6 +45,7 @@ INVOICE_DATE = _rx(
     r"rechnungsdatum", r"invoice\s*date", r"date\s*of\s*invoice", r"datum\s*der\s*rechnung",
     r"belegdatum", r"ausstellungsdatum", r"date\s*de\s*(?:la\s*)?facture", r"factuurdatum",
     r"issue\s*date", r"date\s*issued", r"invoice\s*issued", r"gutschriftsdatum",
+    r"tax\s*point",
 )
 GENERIC_DATE = _rx(r"\bdatum\b", r"\bdate\b", r"\bdated\b", r"^den\b")
 INVOICE_DATE_IN_TITLE = _rx(
@@ -59,7 +60,7 @@ DUE_DATE = _rx(
 DELIVERY_DATE = _rx(
     r"liefer-?\s*(?:und\s*leistungs)?datum", r"leistungsdatum", r"lieferdatum",
     r"leistungszeitraum", r"delivery\s*date", r"date\s*of\s*(?:supply|delivery|service)",
-    r"service\s*date", r"date\s*de\s*livraison", r"lever(?:ings)?datum", r"tax\s*point",
+    r"service\s*date", r"date\s*de\s*livraison", r"lever(?:ings)?datum",
 )
 DELIVERY_ADDRESS = _rx(
     r"liefer(?:adresse|anschrift)", r"delivery\s*address", r"ship\s*to", r"adresse\s*de\s*livraison",
@@ -96,7 +97,7 @@ AMOUNT_DUE = _rx(
 )
 
 SELLER_LABEL = _rx(
-    r"^verk[äa]ufer\b", r"^lieferant\b", r"^rechnungssteller\b", r"^absender\b",
+    r"^verk[äa]ufer\b", r"^lieferant\b", r"^rechnungs-?(?:s|er)steller\b", r"^absender\b",
     r"^leistungserbringer\b", r"^seller\b", r"^supplier\b", r"^vendor\b", r"^from\b",
     r"^vendeur\b", r"^fournisseur\b", r"^[ée]metteur\b", r"^verkoper\b", r"^leverancier\b",
 )

@@ -14,6 +14,14 @@ from prefect_docai.engines.parsing import country_code
 from prefect_docai.engines.parsing.layout import PageLayout, Segment, Token, fold
 
 _SENDER_SPLIT = re.compile(r"\s+[-–—·•●|∙/]\s+|\s*[·•●|∙]\s*|,\s+")
+_STRONG_SPLIT = re.compile(r"\s+[-–—·•●|∙/]\s+|\s*[·•●|∙]\s*")
+
+
+def _sender_parts(text: str) -> list[str]:
+    """A sender line's parts: split at dots/dashes/bars, and at commas only when there
+    are no such separators (commas also sit inside names and "City, ST 12345")."""
+    splitter = _STRONG_SPLIT if _STRONG_SPLIT.search(text) else _SENDER_SPLIT
+    return [p for p in splitter.split(text) if p and p.strip()]
 
 
 @dataclass
@@ -139,7 +147,7 @@ def _is_noise(text: str) -> bool:
     folded = fold(text)
     return bool(
         re.search(r"@|www\.|https?:|\btel\b|\bfax\b|phone|telefon|\+\d{2}", folded)
-        or re.match(r"^(?:z\.\s?hd|attn|c/o|postfach)", folded)
+        or re.match(r"^(?:z\.\s?hd|attn|c/o|postfach|fao\b|for the attention)", folded)
     )
 
 
@@ -231,34 +239,40 @@ def sender_line(layouts: Sequence[PageLayout]) -> Party | None:
         pieces: list[_Piece] = []
         for segment in row.segments:
             whole = _Piece(segment.text, tuple(segment.tokens))
-            for part in _SENDER_SPLIT.split(segment.text):
-                text = part.strip() if part else ""
+            for part in _sender_parts(segment.text):
+                text = part.strip()
                 # A lone character between segments is a separator dot OCR read as a
                 # letter ("●" → "e").
                 if len(text) > 1 and re.search(r"\w", text):
                     pieces.append(_sub_piece(whole, text))
         separated = any(
-            _SENDER_SPLIT.search(s.text) or len(s.text.strip()) <= 1 for s in row.segments
+            _STRONG_SPLIT.search(s.text) or len(s.text.strip()) <= 1 for s in row.segments
         )
         if len(pieces) < 3 or not separated:
             continue
         party = parse_block(pieces[:6], 0.8)
-        if party is not None and party.name is not None and party.city is not None:
+        if (
+            party is not None and party.name is not None and party.city is not None
+            and re.search(r"[^\W\d_]{3}", str(party.name.value))
+        ):  # initials of a logo ("JB") are no name
             return party
     return None
 
 
-def address_window(layouts: Sequence[PageLayout], sender: Party | None) -> Party | None:
-    """The recipient block in the left upper part of page 1 (DIN 5008 / C5 window)."""
+def address_window(
+    layouts: Sequence[PageLayout], sender: Party | None
+) -> tuple[Party | None, Party | None]:
+    """The recipient block in the left upper part of page 1 (DIN 5008 / C5 window), and
+    the sender's block when one stands above it: (sender block, recipient block)."""
     if not layouts:
-        return None
+        return None, None
     layout = layouts[0]
     sender_rows = {t.bbox[1] for t in (sender.name.tokens if sender and sender.name else ())}
     column: list[Segment] = []
     for row in layout.rows:
         if row.bbox[1] > 0.45:
             break
-        if row.bbox[1] < 0.05:
+        if row.bbox[1] < 0.02:
             continue
         first = row.segments[0]
         if first.bbox[0] > 0.45:
@@ -266,25 +280,33 @@ def address_window(layouts: Sequence[PageLayout], sender: Party | None) -> Party
         if any(abs(t.bbox[1] - y) < 1e-4 for t in first.tokens for y in sender_rows):
             continue
         column.append(first)
-    best_party: Party | None = None
+    blocks: list[Party] = []
+    taken = -1
     for index, segment in enumerate(column):
-        if _postcode_city(segment.text) is None:
+        if index <= taken or _postcode_city(segment.text) is None:
             continue
         start = index
-        while start > 0 and index - start < 5:
+        while start > taken + 1 and index - start < 5:
             prev, cur = column[start - 1], column[start]
             gap = cur.bbox[1] - prev.bbox[3]
             if gap > 2.2 * max(cur.bbox[3] - cur.bbox[1], 1e-3):
                 break
             start -= 1
         block = column[start : index + 2]
-        if _SENDER_SPLIT.search(block[0].text) and len(_SENDER_SPLIT.split(block[0].text)) >= 3:
+        if len(_sender_parts(block[0].text)) >= 3 and _SENDER_SPLIT.search(block[0].text):
             block = block[1:]
         party = parse_block(_pieces_from_segments(block), 0.75)
         if party is not None and party.name is not None:
-            best_party = party
-            break
-    return best_party
+            blocks.append(party)
+            taken = index
+    if not blocks:
+        return None, None
+    first_name = str(blocks[0].name.value) if blocks[0].name else ""
+    if len(blocks) == 1 or L.SALUTATION.match(first_name.split()[0] if first_name else ""):
+        # A salutation ("Herrn Max Mustermann") marks the recipient.
+        return None, blocks[0]
+    # Two address blocks stacked on the left: the sender's letterhead, then the window.
+    return blocks[0], blocks[1]
 
 
 _NAME_SPLIT = re.compile(r"\s+[-–—·•●|∙/]\s+|\s*[·•●|∙]\s*")
@@ -355,8 +377,8 @@ def _line_above(layout: PageLayout, segment: Segment) -> Segment | None:
 def parties(layouts: Sequence[PageLayout]) -> tuple[Party, Party]:
     labelled_seller, labelled_buyer = labelled_parties(layouts)
     sender = sender_line(layouts)
-    window = address_window(layouts, sender)
-    seller = labelled_seller or sender or Party()
+    letterhead, window = address_window(layouts, sender)
+    seller = labelled_seller or sender or letterhead or Party()
     buyer = labelled_buyer or window or Party()
     buyer_name = fold(str(buyer.name.value)) if buyer.name else None
     if seller.name is None:
