@@ -71,12 +71,12 @@ def parse_block(pieces: Sequence[_Piece], score: float) -> Party | None:
     """Name / street / postcode + city / country out of an address block's lines."""
     postcode_at = None
     for index, piece in enumerate(pieces):
-        if _postcode_city(piece.text) is not None and index > 0:
+        if postcode_city(piece.text) is not None and index > 0:
             postcode_at = index
             break
     if postcode_at is None:
         return None
-    found = _postcode_city(pieces[postcode_at].text)
+    found = postcode_city(pieces[postcode_at].text)
     assert found is not None
     postcode, city, prefix = found
     party = Party(score=score)
@@ -126,7 +126,7 @@ def parse_block(pieces: Sequence[_Piece], score: float) -> Party | None:
     return party
 
 
-def _postcode_city(text: str) -> tuple[str, str, str | None] | None:
+def postcode_city(text: str) -> tuple[str, str, str | None] | None:
     """Postcode, city and a country prefix (``D-63571``) from an address line, in the
     continental order (postcode first) or the US/UK order (city first)."""
     value = text.strip().rstrip(".,")
@@ -283,7 +283,7 @@ def address_window(
     blocks: list[Party] = []
     taken = -1
     for index, segment in enumerate(column):
-        if index <= taken or _postcode_city(segment.text) is None:
+        if index <= taken or postcode_city(segment.text) is None:
             continue
         start = index
         while start > taken + 1 and index - start < 5:

@@ -12,6 +12,7 @@ from prefect_docai.engines.invoice.candidates import Candidate, date_in, money_t
 from prefect_docai.engines.invoice.checks import close
 from prefect_docai.engines.invoice.fields import tax_breakdown, vat_ids
 from prefect_docai.engines.invoice.labels import LEGAL_FORM
+from prefect_docai.engines.invoice.parties import postcode_city
 from prefect_docai.engines.parsing import detect_decimal_separator, format_amount, parse_time
 from prefect_docai.engines.parsing.layout import PageLayout, Row, Token, fold, make_field
 from prefect_docai.models.results import (
@@ -27,7 +28,7 @@ _I = re.IGNORECASE
 TOTAL = re.compile(
     r"\b(?:grand\s*total|total\s*(?:amount|due|sales|incl|inc|\(incl|rm|eur)|nett?\s*total|"
     r"rounded\s*total|total|summe|gesamt(?:summe|betrag)?|zu\s*zahlen|endbetrag|betrag|"
-    r"amount\s*due|total\s*ttc|totaal|te\s*betalen)\b",
+    r"amount\s*due|balance\s*due|to\s*pay|payable|total\s*ttc|totaal|te\s*betalen)\b",
     _I,
 )
 NOT_TOTAL = re.compile(
@@ -130,7 +131,11 @@ def merchant(rows: Sequence[Row]) -> tuple[Candidate | None, Candidate | None, i
         if re.fullmatch(r"\(.*\)", text.strip()):
             continue
         address_rows.append(row)
-        if re.search(r"\b\d{4,5}\b\s+[^\W\d_]", text):
+        position = rows.index(row)
+        after = rows[position + 1].text if position + 1 < len(rows) else ""
+        if postcode_city(after) is not None:
+            continue  # "4210 Romero Mountain" above "Port Michaelaburgh, NJ 35496"
+        if postcode_city(text) is not None or re.search(r"\b\d{5}\b\s+[^\W\d_]", text):
             # A region or state may follow the postcode line ("81750 Masai / Johor").
             following = rows[rows.index(row) + 1] if rows.index(row) + 1 < len(rows) else None
             if (
@@ -240,11 +245,13 @@ def items(rows: Sequence[Row], separator: str | None, first: int, last: int) -> 
     return found
 
 
-def receipt_date_time(rows: Sequence[Row]) -> tuple[Candidate | None, Candidate | None]:
+def receipt_date_time(
+    rows: Sequence[Row], month_first: bool = False
+) -> tuple[Candidate | None, Candidate | None]:
     date_candidate = time_candidate = None
     for row in rows:
         if date_candidate is None:
-            hit = date_in(row.tokens)
+            hit = date_in(row.tokens, month_first=month_first)
             if hit is not None:
                 value, used = hit
                 date_candidate = Candidate(value.isoformat(), used, 0.8, " ".join(t.text for t in used))
@@ -284,7 +291,9 @@ def currency(rows: Sequence[Row]) -> Candidate | None:
                 return Candidate("MYR", (token,), 0.8, token.text)
             if text in ("GBP", "£") or text.startswith("£"):
                 return Candidate("GBP", (token,), 0.85, token.text)
-            if text in ("USD", "CHF"):
+            if text in ("$", "USD") or re.match(r"^\$\d", text):
+                return Candidate("USD", (token,), 0.8, token.text)
+            if text == "CHF":
                 return Candidate(text, (token,), 0.85, token.text)
     return None
 
@@ -294,7 +303,11 @@ def extract_receipt(layouts: Sequence[PageLayout]) -> ReceiptResult:
     separator = detect_decimal_separator(t.text for r in rows for t in r.tokens)
     name, address, merchant_row = merchant(rows)
     vat, _ = vat_ids(layouts)
-    date, time = receipt_date_time(rows)
+    receipt_currency = currency(rows)
+    # US receipts print month-first dates; an impossible month still flips back.
+    date, time = receipt_date_time(
+        rows, month_first=receipt_currency is not None and receipt_currency.value == "USD"
+    )
     sums = totals(rows, separator)
     total = sums["total"]
     last_item_row = len(rows)
@@ -313,7 +326,7 @@ def extract_receipt(layouts: Sequence[PageLayout]) -> ReceiptResult:
         merchant=ReceiptMerchant(name=_field(name), address=_field(address), vat_id=_field(vat)),
         date=_field(date),
         time=_field(time),
-        currency=_field(currency(rows)),
+        currency=_field(receipt_currency),
         items=found_items,
         subtotal=_field(sums["subtotal"]),
         tax=_field(sums["tax"]),
