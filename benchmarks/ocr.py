@@ -378,7 +378,12 @@ def rss_child(pages: int) -> None:
             pdf.pages.append(pikepdf.Page(page))
         path = Path(tmp) / "long.pdf"
         pdf.save(path)
+        pdf.close()
+        del pdf
         data = path.read_bytes()
+    import gc
+
+    gc.collect()
     from prefect_docai.engines.base import EngineOptions
     from prefect_docai.engines.icr import IcrEngine
 

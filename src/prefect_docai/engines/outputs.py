@@ -11,6 +11,7 @@ Pages that already have a usable text layer are left untouched.
 from __future__ import annotations
 
 import io
+import tempfile
 import zlib
 from collections.abc import Sequence
 from functools import cache
@@ -312,7 +313,11 @@ def searchable_pdf(document: Document, threshold: float | None = None) -> bytes:
         for page in document.pages:
             pdf.pages.append(_image_page(pdf, page, document))
             _add_text(pdf, pdf.pages[-1], page, threshold, font)
-    out = io.BytesIO()
-    pdf.save(out, compress_streams=True, object_stream_mode=pikepdf.ObjectStreamMode.generate)
-    pdf.close()
-    return out.getvalue()
+    # Saved through a temporary file, not a BytesIO: qpdf's copy of the input is freed
+    # before the result is read back, so a long scan is not held three times at once.
+    with tempfile.TemporaryFile() as spool:
+        with pdf:
+            pdf.save(spool, compress_streams=True,
+                     object_stream_mode=pikepdf.ObjectStreamMode.generate)
+        spool.seek(0)
+        return spool.read()
