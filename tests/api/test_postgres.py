@@ -314,3 +314,21 @@ def test_missing_postgresql_fails_in_ci_and_skips_locally(
     monkeypatch.delenv("CI")
     with pytest.raises(pytest.skip.Exception, match="postgresql"):
         pg.start_server()
+
+
+def test_a_database_that_never_answers_fails_instead_of_hanging() -> None:
+    import sqlalchemy.exc
+
+    from prefect_docai.server.db import Database
+
+    pytest.importorskip("psycopg")
+    with socket.socket() as hole:
+        hole.bind(("127.0.0.1", 0))
+        hole.listen(4)
+        port = hole.getsockname()[1]
+        db = Database(f"postgresql://u:p@127.0.0.1:{port}/db?connect_timeout=1")
+        started = time.monotonic()
+        with pytest.raises(sqlalchemy.exc.OperationalError):
+            db.create_all()
+        db.dispose()
+        assert time.monotonic() - started < 5

@@ -28,9 +28,9 @@ def serve(
     """Run the document-AI service (FastAPI + uvicorn) until interrupted."""
     import logging
 
-    import uvicorn
     from pydantic import ValidationError
 
+    from prefect_docai.server import foreground
     from prefect_docai.server.app import create_app
     from prefect_docai.server.settings import Settings
 
@@ -58,8 +58,9 @@ def serve(
     typer.echo(
         f"prefect-docai on http://{host}:{port} (data in {settings.data_dir.resolve()}, {settings.workers} worker(s))"
     )
-    # uvicorn's own access log prints query strings; ours (middleware.AccessLog) does not.
-    uvicorn.run(application, host=host, port=port, access_log=False, log_level=log_level.lower())
+    code = foreground.run(application, host, port, log_level.lower())
+    if code:
+        raise typer.Exit(code)
 
 
 def _one_line(exc: BaseException) -> str:

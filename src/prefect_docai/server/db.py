@@ -140,6 +140,10 @@ class Database:
         }
         if self.is_sqlite:
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+        elif self.is_postgresql and "connect_timeout" not in make_url(self.url).query:
+            # libpq waits forever for a server that accepts the connection but never
+            # answers; a stuck start or request should fail instead.
+            kwargs["connect_args"] = {"connect_timeout": 10}
         self.engine: Engine = create_engine(self.url, **kwargs)
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
