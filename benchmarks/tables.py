@@ -19,7 +19,10 @@ Peers run when importable: pdfplumber's table finder, camelot lattice/stream (in
 ``pip install --no-deps camelot-py==2.0.0`` plus ``openpyxl playa-pdf tabulate``) and
 img2table (``pip install --no-deps img2table==2.0.0`` plus ``beautifulsoup4 xlsxwriter``).
 On rasterized pages only OCR-capable tools run (ours, img2table with Tesseract); pdfplumber
-and camelot need a text layer.
+and camelot need a text layer. The peers are deliberately not project dependencies: camelot
+declares opencv-python-headless and img2table opencv-contrib-python, both of which would
+replace the project's cv2 (opencv-contrib-python-headless) and fail ``pip check``; install
+them by hand for a comparison run and uninstall them afterwards.
 """
 
 from __future__ import annotations
