@@ -53,9 +53,10 @@ NOISE = re.compile(
     _I,
 )
 _MERCHANT_HINT = re.compile(
-    r"sdn\.?\s*bhd|\bbhd\b|enterprise|trading|restaurant|shop|store|mart|market|bakery|"
-    r"caf[eé]|hotel|pharmacy|apotheke|markt|bäckerei|baeckerei|tankstelle|supermarkt|"
-    r"drogerie",
+    r"sdn\.?\s*bhd|\bbhd\b|\b(?:enterprise|trading|restaurant|restoran|shop|store|stores|mart|"
+    r"market|bakery|caf[eé]|coffee|hotel|pharmacy|apotheke|markt|bäckerei|baeckerei|"
+    r"tankstelle|supermarkt|superstore|drogerie|kiosk|hardware|stationery)\b|"
+    r"(?:markt|mart|shop)\b",
     _I,
 )
 _TIME = re.compile(r"\b(\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp][Mm])?)\b")
@@ -94,9 +95,8 @@ def merchant(rows: Sequence[Row]) -> tuple[Candidate | None, Candidate | None, i
     ]
     if not candidates:
         return None, None, -1
-    chosen = next(
-        (r for r in candidates[:5] if LEGAL_FORM.search(r.text) or _MERCHANT_HINT.search(r.text)),
-        None,
+    chosen = next((r for r in candidates[:5] if LEGAL_FORM.search(r.text)), None) or next(
+        (r for r in candidates[:5] if _MERCHANT_HINT.search(r.text)), None
     )
     if chosen is None:
         # Without a company word, the name is a text-only line (address lines carry
@@ -106,14 +106,18 @@ def merchant(rows: Sequence[Row]) -> tuple[Candidate | None, Candidate | None, i
         for row in first[1:3]:
             if row.bbox[3] - row.bbox[1] > 1.3 * (chosen.bbox[3] - chosen.bbox[1]):
                 chosen = row
+    # A name row may carry a second column ("EIGHT OUNCE COFFEE CO. | THE GARDENS MALL"):
+    # keep the segment with the company word; otherwise the whole row (OCR often spreads
+    # one name over several segments).
     segment = next(
         (s for s in chosen.segments if LEGAL_FORM.search(s.text) or _MERCHANT_HINT.search(s.text)),
-        max(chosen.segments, key=lambda s: len(s.text)),
+        None,
     )
-    name_tokens = tuple(segment.tokens)
+    name_tokens = tuple(segment.tokens if segment is not None else chosen.tokens)
+    text = " ".join(t.text for t in name_tokens)
     # A registration number in brackets after the name is not part of it.
-    name = re.sub(r"\s*\(\s*[\w-]*\d[\w -]*\)\s*$", "", re.sub(r"\s+", " ", segment.text).strip())
-    name_candidate = Candidate(name, name_tokens, 0.7, chosen.text)
+    name = re.sub(r"\s*\(\s*[\w-]*\d[\w -]*\)\s*$", "", re.sub(r"\s+", " ", text).strip())
+    name_candidate = Candidate(name, name_tokens, 0.7, text)
     start = rows.index(chosen) + 1
     address_rows: list[Row] = []
     for row in rows[start : start + 6]:
