@@ -80,7 +80,7 @@ def test_lifecycle_on_postgresql(
     url = postgres.url(database)
     # The rate limit is in-process (tested elsewhere); here it would only slow the test.
     with EmbeddedService(
-        data_dir, workers=1, engines=ENGINES, database_url=url, upload_rate_per_second=1000
+        data_dir, workers=1, engines=ENGINES, database_url=url, upload_rate_per_second=1e6
     ) as service:
         api = Api(service, service.create_client("pg", credits=7))
         data = documents.pdf("on postgres", "page two")
@@ -182,7 +182,7 @@ def test_two_replicas_share_one_database(
         "workers": 1,
         "engines": ENGINES,
         "database_url": postgres.url(database),
-        "upload_rate_per_second": 1000,
+        "upload_rate_per_second": 1e6,
     }
     jobs = 8
     with (

@@ -95,8 +95,11 @@ def test_clean_stop_requeues_and_restart_completes_once(
     api = Api(service, creds)
     job_id = api.job("ToolICR", documents.pdf("SLEEP 3", "two"))
     _wait_status(api, job_id, "processing")
-    workers = _workers(_descendants(os.getpid()) - before)
-    assert workers
+    # The job is processing once claimed; its worker process is spawned right after.
+    deadline = time.monotonic() + 15
+    while not (workers := _workers(_descendants(os.getpid()) - before)):
+        assert time.monotonic() < deadline, "no worker process was started"
+        time.sleep(0.05)
     started = time.monotonic()
     service.stop()
     api.close()
@@ -195,8 +198,11 @@ def test_crash_mid_job_recovers_on_next_start(
         ):
             assert time.monotonic() < deadline
             time.sleep(0.05)
+        deadline = time.monotonic() + 15
+        while not _workers(_descendants(server.pid)):
+            assert time.monotonic() < deadline, "no worker process was started"
+            time.sleep(0.05)
         workers = _descendants(server.pid)  # resource tracker included: it must go too
-        assert workers
         server.send_signal(signal.SIGKILL)
         server.wait(10)
     finally:

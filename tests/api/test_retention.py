@@ -72,7 +72,7 @@ def test_inputs_no_job_needs_are_swept_after_the_grace_period() -> None:
         engines=ENGINES,
         purge_interval=0.2,
         orphan_grace=60,
-        upload_rate_per_second=100,
+        upload_rate_per_second=1e6,
     ) as service:
         api = Api(service, service.create_client(credits=10))
         inputs = service.settings.data_dir / "blobs" / "inputs"
