@@ -19,6 +19,11 @@ Decisions on what the spec leaves open (see also the OpenAPI document at /openap
 * Jobs run in a pool of ``spawn`` worker processes; a processing job holds a lease renewed
   by its runner, so a stopped service hands it back and a crashed one lets it expire and
   any runner requeues it; completion is guarded by the lease (a job completes once).
+* Replicas share one PostgreSQL database (``DOCAI_DATABASE_URL=postgresql://…``, psycopg 3)
+  and one storage URL; they claim queued jobs with ``FOR UPDATE SKIP LOCKED``. Inputs no
+  queued or processing job needs (a crash between storing an upload and committing its
+  job) are swept by the purge after ``DOCAI_ORPHAN_GRACE``.
+* ``docai serve`` stops on the first Ctrl+C or SIGTERM, also while it is starting.
 """
 
 from __future__ import annotations
