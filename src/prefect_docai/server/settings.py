@@ -50,7 +50,8 @@ class Settings(BaseSettings):
     purge_interval: float = Field(default=600, gt=0)
     orphan_grace: float = Field(default=3600, gt=0)
     """An uploaded input no queued or processing job refers to is deleted once it is this
-    old: a crash between storing an upload and committing its job leaves one behind."""
+    old: a crash between storing an upload and committing its job leaves one behind. Keep it
+    well above the longest upload transaction (pool and lock waits: about 90 s)."""
     smtp_url: SecretStr | None = None
     """``smtp://user:pass@host:25``, ``smtp+starttls://…:587`` or ``smtps://…:465``; query
     ``?cafile=/path.pem`` trusts a private CA. Unset: mails go to ``<data_dir>/outbox``."""
