@@ -1,6 +1,11 @@
 """Train the PaperFlow boundary scorer shipped in ``engines/data/splitter.joblib``.
 
-    .venv/bin/python scripts/train_splitter.py [--quick]
+    .venv/bin/python scripts/train_splitter.py [--corpus ../shared/corpus] [--quick]
+
+The shipped ``splitter.joblib`` is the output of exactly (from the repo root, defaults for
+every other option, right after the shipped classifier was trained):
+
+    OMP_THREAD_LIMIT=1 .venv/bin/python scripts/train_splitter.py --corpus /work/shared/corpus
 
 Needs the classifier (``scripts/train_classifier.py``) first: its page probabilities and
 scaled layout features are pair features. Streams are built from documents of the sample
