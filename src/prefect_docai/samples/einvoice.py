@@ -7,6 +7,7 @@ carries the same facts it prints, and an extractor can be checked on the XML pat
 from __future__ import annotations
 
 import datetime as dt
+import io
 from decimal import Decimal
 from typing import Any
 
@@ -131,11 +132,42 @@ def embed(doc: GeneratedDocument) -> bytes:
         "title": f"{doc.truth['title']} {doc.truth['invoiceNumber']}",
         "subject": doc.truth["invoiceNumber"],
     }
-    return bytes(
+    pdf = bytes(
         generate_from_binary(
             doc.pdf, xml, flavor="factur-x", level="en16931", pdf_metadata=meta, lang=doc.lang
         )
     )
+    issued = dt.datetime.combine(
+        dt.date.fromisoformat(doc.truth["invoiceDate"]), dt.time(), tzinfo=dt.UTC
+    )
+    return _pin_dates(pdf, issued)
+
+
+def _pin_dates(pdf: bytes, when: dt.datetime) -> bytes:
+    """``pdf`` with factur-x's wall-clock stamps replaced by ``when``.
+
+    factur-x stamps the info dict, the XMP packet and the attachment's /Params with the time
+    of the call and has no option to pass one; a batch must come out byte-identical for a
+    seed (the dataset ledger dedups by sha256), so the stamps become the invoice's issue date.
+    """
+    import pikepdf
+
+    pdf_date = when.strftime("D:%Y%m%d%H%M%S+00'00'")
+    with pikepdf.open(io.BytesIO(pdf)) as doc:
+        doc.docinfo["/CreationDate"] = pdf_date
+        doc.docinfo["/ModDate"] = pdf_date
+        with doc.open_metadata(set_pikepdf_as_editor=False, update_docinfo=False) as xmp:
+            xmp["xmp:CreateDate"] = when.isoformat()
+            xmp["xmp:ModifyDate"] = when.isoformat()
+        for spec in doc.attachments.values():
+            for stream in spec.obj.EF.values():
+                params = stream.get("/Params")
+                if isinstance(params, pikepdf.Dictionary) and "/ModDate" in params:
+                    params.ModDate = pikepdf.String(pdf_date)
+        out = io.BytesIO()
+        # the /ID is a hash of the content rather than of time and file name
+        doc.save(out, deterministic_id=True)
+    return out.getvalue()
 
 
 def generate_einvoice(
