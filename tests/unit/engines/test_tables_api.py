@@ -21,7 +21,7 @@ RESULTS = "/api/Result/v1/JobResults/"
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[httpx.Client]:
-    with EmbeddedService(workers=1) as service:
+    with EmbeddedService(workers=1, upload_rate_per_second=100.0) as service:
         creds = service.create_client("tables", credits=50)
         http = httpx.Client(base_url=service.base_url, timeout=60.0)
         token = http.post(
