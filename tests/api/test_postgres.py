@@ -25,6 +25,7 @@ from tests.api import documents
 from tests.api.conftest import Api, problem
 from tests.api.lifecycle_engine import ENGINES
 from tests.api.postgres import PostgresServer, start_server
+from tests.api.serve_process import wait_until_ready
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -257,15 +258,7 @@ def test_crashed_replica_job_completes_on_another(
         )
     try:
         base = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if httpx.get(base + "/readyz").status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline and server.poll() is None, log_path.read_text()
-            time.sleep(0.1)
+        wait_until_ready(base, server, log_path)
         token = httpx.post(
             base + "/oauth/token",
             auth=(creds.client_id, creds.client_secret.get_secret_value()),

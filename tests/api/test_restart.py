@@ -19,6 +19,7 @@ from prefect_docai.server.embedded import EmbeddedService
 from tests.api import documents
 from tests.api.conftest import Api
 from tests.api.lifecycle_engine import ENGINES
+from tests.api.serve_process import wait_until_ready
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -162,15 +163,7 @@ def test_crash_mid_job_recovers_on_next_start(
         )
     try:
         base = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if httpx.get(base + "/readyz").status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline and server.poll() is None, log_path.read_text()
-            time.sleep(0.1)
+        wait_until_ready(base, server, log_path)
         token_response = httpx.post(
             base + "/oauth/token",
             data={

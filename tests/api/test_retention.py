@@ -23,6 +23,7 @@ from prefect_docai.server.storage import BlobStore
 from tests.api import documents
 from tests.api.conftest import Api, problem
 from tests.api.lifecycle_engine import ENGINES
+from tests.api.serve_process import wait_until_ready
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -133,15 +134,7 @@ def test_upload_stored_by_a_service_killed_before_queueing_it_is_swept(tmp_path:
     lock = sqlite3.connect(data_dir / "docai.sqlite3", isolation_level=None)
     try:
         base = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if httpx.get(base + "/readyz").status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline and server.poll() is None, log_path.read_text()
-            time.sleep(0.1)
+        wait_until_ready(base, server, log_path)
         token = httpx.post(
             base + "/oauth/token",
             auth=(creds.client_id, creds.client_secret.get_secret_value()),
