@@ -7,7 +7,7 @@ process-wide, one access token and one request pace. Errors are typed; transient
 
 from prefect_docai.client.auth import AccessToken, TokenManager
 from prefect_docai.client.config import AuthMethod, ClientConfig, TokenHeader
-from prefect_docai.client.core import BeforeRequest, DocAIClient
+from prefect_docai.client.core import BeforeRequest, DocAIClient, UploadOptions
 from prefect_docai.client.documents import Document, DocumentInput, document_sha256, load_document
 from prefect_docai.client.errors import (
     AuthenticationError,
@@ -53,6 +53,7 @@ __all__ = [
     "TokenHeader",
     "TokenManager",
     "TransientError",
+    "UploadOptions",
     "UploadReceipt",
     "document_sha256",
     "is_transient",

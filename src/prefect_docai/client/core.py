@@ -7,7 +7,7 @@ import time
 import uuid
 from collections.abc import Awaitable, Callable, Iterable
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, Self, TypedDict, Unpack
 from urllib.parse import quote
 
 import anyio
@@ -44,6 +44,23 @@ BeforeRequest = Callable[[], Awaitable[None]]
 _RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 
 
+class UploadOptions(TypedDict, total=False):
+    """The optional upload parameters every upload-shaped call takes as keywords."""
+
+    file_name: str | None
+    """Name sent with the file (default: from the path/URL, else ``document``)."""
+    email: str | None
+    """Mail the result to this address when the job is done."""
+    output_formats: Iterable[str] | str | None
+    """ICR output formats, e.g. ``["PDF", "TXT"]``."""
+    language_hint: str | None
+    """ISO 639-1 code(s) or ``auto``."""
+    threshold: float | None
+    """Drop values below this confidence."""
+    idempotency_key: str | None
+    """Names this logical upload for the service (same key, same job)."""
+
+
 def _tool(tool: Tool | str) -> Tool:
     if isinstance(tool, Tool):
         return tool
@@ -51,6 +68,19 @@ def _tool(tool: Tool | str) -> Tool:
     if found is None:
         raise ValueError(f"unknown tool {tool!r}; one of {[t.value for t in Tool]}")
     return found
+
+
+def _upload_fields(options: UploadOptions) -> dict[str, str]:
+    fields: dict[str, str] = {}
+    if email := options.get("email"):
+        fields["email"] = email
+    if formats := options.get("output_formats"):
+        fields["outputFormats"] = ",".join([formats] if isinstance(formats, str) else formats)
+    if language_hint := options.get("language_hint"):
+        fields["languageHint"] = language_hint
+    if (threshold := options.get("threshold")) is not None:
+        fields["threshold"] = repr(float(threshold))
+    return fields
 
 
 class DocAIClient:
@@ -116,16 +146,7 @@ class DocAIClient:
         return await self.tokens.get(self._fetch_token)
 
     async def upload(
-        self,
-        tool: Tool | str,
-        document: DocumentInput,
-        *,
-        file_name: str | None = None,
-        email: str | None = None,
-        output_formats: Iterable[str] | str | None = None,
-        language_hint: str | None = None,
-        threshold: float | None = None,
-        idempotency_key: str | None = None,
+        self, tool: Tool | str, document: DocumentInput, **options: Unpack[UploadOptions]
     ) -> UploadReceipt:
         """Upload a document to a tool; the returned receipt carries the job id.
 
@@ -133,18 +154,9 @@ class DocAIClient:
         creates (or pays for) a second job. Pass your own key to extend that across calls.
         """
         tool = _tool(tool)
-        doc = await anyio.to_thread.run_sync(load_document, document, file_name)
-        key = idempotency_key or uuid.uuid4().hex
-        fields: dict[str, str] = {}
-        if email:
-            fields["email"] = email
-        if output_formats:
-            formats = [output_formats] if isinstance(output_formats, str) else output_formats
-            fields["outputFormats"] = ",".join(formats)
-        if language_hint:
-            fields["languageHint"] = language_hint
-        if threshold is not None:
-            fields["threshold"] = repr(float(threshold))
+        doc = await anyio.to_thread.run_sync(load_document, document, options.get("file_name"))
+        key = options.get("idempotency_key") or uuid.uuid4().hex
+        fields = _upload_fields(options)
         url = (
             f"{self.config.base_url}/api/FileUpload/v1/Upload/{self.config.tool_prefix}{tool.value}"
         )
@@ -248,25 +260,11 @@ class DocAIClient:
         tool: Tool | str,
         document: DocumentInput,
         *,
-        file_name: str | None = None,
-        email: str | None = None,
-        output_formats: Iterable[str] | str | None = None,
-        language_hint: str | None = None,
-        threshold: float | None = None,
-        idempotency_key: str | None = None,
         timeout: float = 600.0,
+        **options: Unpack[UploadOptions],
     ) -> JobResult:
         """Upload, wait for the job and return its result envelope."""
-        receipt = await self.upload(
-            tool,
-            document,
-            file_name=file_name,
-            email=email,
-            output_formats=output_formats,
-            language_hint=language_hint,
-            threshold=threshold,
-            idempotency_key=idempotency_key,
-        )
+        receipt = await self.upload(tool, document, **options)
         return await self.wait_for_result(receipt.job_id, timeout=timeout)
 
     async def get_credits(self) -> int:

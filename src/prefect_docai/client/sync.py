@@ -10,15 +10,15 @@ from __future__ import annotations
 import asyncio
 import threading
 import weakref
-from collections.abc import Awaitable, Callable, Coroutine, Iterable
+from collections.abc import Awaitable, Callable, Coroutine
 from types import TracebackType
-from typing import Any, Self, TypeVar
+from typing import Any, Self, TypeVar, Unpack
 
 import httpx
 
 from prefect_docai.client.auth import AccessToken
 from prefect_docai.client.config import ClientConfig
-from prefect_docai.client.core import BeforeRequest, DocAIClient
+from prefect_docai.client.core import BeforeRequest, DocAIClient, UploadOptions
 from prefect_docai.client.documents import DocumentInput
 from prefect_docai.client.results import ResultFile, UploadReceipt
 from prefect_docai.models import JobResult, Tool
@@ -126,28 +126,9 @@ class SyncDocAIClient:
         return result
 
     def upload(
-        self,
-        tool: Tool | str,
-        document: DocumentInput,
-        *,
-        file_name: str | None = None,
-        email: str | None = None,
-        output_formats: Iterable[str] | str | None = None,
-        language_hint: str | None = None,
-        threshold: float | None = None,
-        idempotency_key: str | None = None,
+        self, tool: Tool | str, document: DocumentInput, **options: Unpack[UploadOptions]
     ) -> UploadReceipt:
-        result: UploadReceipt = self._call(
-            self.aclient.upload,
-            tool,
-            document,
-            file_name=file_name,
-            email=email,
-            output_formats=output_formats,
-            language_hint=language_hint,
-            threshold=threshold,
-            idempotency_key=idempotency_key,
-        )
+        result: UploadReceipt = self._call(self.aclient.upload, tool, document, **options)
         return result
 
     def get_json_result(self, job_id: str, *, raise_on_failure: bool = True) -> JobResult:
@@ -188,25 +169,11 @@ class SyncDocAIClient:
         tool: Tool | str,
         document: DocumentInput,
         *,
-        file_name: str | None = None,
-        email: str | None = None,
-        output_formats: Iterable[str] | str | None = None,
-        language_hint: str | None = None,
-        threshold: float | None = None,
-        idempotency_key: str | None = None,
         timeout: float = 600.0,
+        **options: Unpack[UploadOptions],
     ) -> JobResult:
         result: JobResult = self._call(
-            self.aclient.run_tool,
-            tool,
-            document,
-            file_name=file_name,
-            email=email,
-            output_formats=output_formats,
-            language_hint=language_hint,
-            threshold=threshold,
-            idempotency_key=idempotency_key,
-            timeout=timeout,
+            self.aclient.run_tool, tool, document, timeout=timeout, **options
         )
         return result
 

@@ -15,7 +15,13 @@ from prefect.cache_policies import NO_CACHE
 from prefect.runtime import task_run as runtime_task_run
 
 from prefect_docai.blocks import DocAICredentials
-from prefect_docai.client import AccessToken, DocumentInput, ResultFile, UploadReceipt
+from prefect_docai.client import (
+    AccessToken,
+    DocumentInput,
+    ResultFile,
+    UploadOptions,
+    UploadReceipt,
+)
 from prefect_docai.models import JobResult, Tool
 from prefect_docai.tasks.policies import (
     RETRIES,
@@ -57,6 +63,24 @@ def _idempotency_key() -> str | None:
     returns the job the first attempt created instead of paying for a second one."""
     run_id = runtime_task_run.id
     return f"prefect-task-run-{run_id}" if run_id else None
+
+
+def _options(
+    file_name: str | None,
+    email: str | None,
+    output_formats: Iterable[str] | str | None,
+    language_hint: str | None,
+    threshold: float | None,
+    idempotency_key: str | None,
+) -> UploadOptions:
+    return UploadOptions(
+        file_name=file_name,
+        email=email,
+        output_formats=output_formats,
+        language_hint=language_hint,
+        threshold=threshold,
+        idempotency_key=idempotency_key or _idempotency_key(),
+    )
 
 
 def _log_upload(receipt: UploadReceipt) -> None:
@@ -110,12 +134,7 @@ def upload_document(
         receipt = client.upload(
             tool,
             document,
-            file_name=file_name,
-            email=email,
-            output_formats=output_formats,
-            language_hint=language_hint,
-            threshold=threshold,
-            idempotency_key=idempotency_key or _idempotency_key(),
+            **_options(file_name, email, output_formats, language_hint, threshold, idempotency_key),
         )
     _log_upload(receipt)
     return receipt
@@ -137,12 +156,7 @@ async def aupload_document(
         receipt = await client.upload(
             tool,
             document,
-            file_name=file_name,
-            email=email,
-            output_formats=output_formats,
-            language_hint=language_hint,
-            threshold=threshold,
-            idempotency_key=idempotency_key or _idempotency_key(),
+            **_options(file_name, email, output_formats, language_hint, threshold, idempotency_key),
         )
     _log_upload(receipt)
     return receipt
@@ -238,12 +252,7 @@ def run_tool(
         receipt = client.upload(
             tool,
             document,
-            file_name=file_name,
-            email=email,
-            output_formats=output_formats,
-            language_hint=language_hint,
-            threshold=threshold,
-            idempotency_key=idempotency_key or _idempotency_key(),
+            **_options(file_name, email, output_formats, language_hint, threshold, idempotency_key),
         )
         _log_upload(receipt)
         return client.wait_for_result(receipt.job_id, timeout=timeout)
@@ -266,12 +275,7 @@ async def arun_tool(
         receipt = await client.upload(
             tool,
             document,
-            file_name=file_name,
-            email=email,
-            output_formats=output_formats,
-            language_hint=language_hint,
-            threshold=threshold,
-            idempotency_key=idempotency_key or _idempotency_key(),
+            **_options(file_name, email, output_formats, language_hint, threshold, idempotency_key),
         )
         _log_upload(receipt)
         return await client.wait_for_result(receipt.job_id, timeout=timeout)
