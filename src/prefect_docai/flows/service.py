@@ -43,7 +43,14 @@ async def connect(credentials: str | None, credit_budget: int | None = None) -> 
             await client.aclose()
         return
 
-    from prefect_docai.server.embedded import EmbeddedService
+    try:
+        from prefect_docai.server.embedded import EmbeddedService
+    except ImportError as exc:
+        raise RuntimeError(
+            "no credentials block given and the embedded service is not installed "
+            f"({exc.name} missing): pip install 'prefect-docai[server]', or pass the name "
+            "of a DocAICredentials block"
+        ) from exc
 
     service = EmbeddedService()
     await asyncio.to_thread(service.start)
