@@ -11,23 +11,11 @@ from typing import Any
 
 from faker import Faker
 
+from prefect_docai.models.tools import DOCUMENT_TYPES
 from prefect_docai.samples.parties import Party, company, faker
 from prefect_docai.samples.render import Style
 
-DOC_TYPES: tuple[str, ...] = (
-    "invoice",
-    "receipt",
-    "delivery_note",
-    "purchase_order",
-    "letter",
-    "email",
-    "form",
-    "contract",
-    "bank_statement",
-    "advertisement",
-    "handwritten",
-    "report",
-)
+DOC_TYPES: tuple[str, ...] = DOCUMENT_TYPES
 LANGS: tuple[str, ...] = ("de", "en")
 
 
