@@ -15,6 +15,8 @@ from prefect_docai.engines.invoice.labels import LEGAL_FORM
 from prefect_docai.engines.invoice.parties import postcode_city
 from prefect_docai.engines.parsing import detect_decimal_separator, format_amount, parse_time
 from prefect_docai.engines.parsing.layout import PageLayout, Row, Token, fold, make_field
+from prefect_docai.engines.receipt.labels import CARD, CASH, SUBTOTAL, TAX, TOTAL
+from prefect_docai.engines.receipt.totals import totals
 from prefect_docai.models.results import (
     Field,
     ReceiptChecks,
@@ -25,26 +27,6 @@ from prefect_docai.models.results import (
 )
 
 _I = re.IGNORECASE
-TOTAL = re.compile(
-    r"\b(?:grand\s*total|total\s*(?:amount|due|sales|incl|inc|\(incl|rm|eur)|nett?\s*total|"
-    r"rounded\s*total|total|summe|gesamt(?:summe|betrag)?|zu\s*zahlen|endbetrag|betrag|"
-    r"amount\s*due|balance\s*due|to\s*pay|payable|total\s*ttc|totaal|te\s*betalen)\b",
-    _I,
-)
-NOT_TOTAL = re.compile(
-    r"sub\s*-?total|zwischensumme|total\s*(?:qty|quantity|items?|excl|gst|tax|vat|discount|"
-    r"saving)|qty|anzahl|artikel|rounding|rundung|netto|mwst|ust\b|steuer|gst\s|tax\s|"
-    r"supplies|change|wechselgeld|rückgeld|r[uü]ckgeld|cash\b|tendered|gegeben|points?",
-    _I,
-)
-SUBTOTAL = re.compile(r"sub\s*-?total|zwischensumme|subtotaal|sous[\s-]*total", _I)
-TAX = re.compile(r"\b(?:total\s*)?(?:gst|vat|mwst|ust|tax|tva|btw|steuer)\b", _I)
-CASH = re.compile(r"\b(?:bar(?:geld|zahlung)?|cash|esp[eè]ces|contant)\b", _I)
-CARD = re.compile(
-    r"\b(?:ec[\s-]*karte|ec-cash|girocard|karte|kartenzahlung|visa|master\s*card|mastercard|"
-    r"maestro|amex|american\s*express|credit\s*card|debit|card|kontaktlos|carte)\b",
-    _I,
-)
 NOISE = re.compile(
     r"\btel\b|telefon|phone|\bfax\b|www\.|@|gst\s*(?:ref\.?\s*)?(?:id|reg|no)|reg\.?\s*no|co\.?\s*(?:no|reg)|"
     r"company\s*no|invoice|receipt|rechnung|beleg|kassenbon|quittung|bon\b|cashier|kasse|"
@@ -61,7 +43,6 @@ _MERCHANT_HINT = re.compile(
 )
 _TIME = re.compile(r"\b(\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp][Mm])?)\b")
 _QTY_X = re.compile(r"^(\d+(?:[.,]\d+)?)\s*[xX×@*]$|^[xX×@*]$")
-_MAX_TOTAL = Decimal("100000")
 
 
 def _field(candidate: Candidate | None) -> Field | None:
@@ -158,52 +139,6 @@ def merchant(rows: Sequence[Row]) -> tuple[Candidate | None, Candidate | None, i
         text = " ".join(re.sub(r"\s+", " ", r.text).strip() for r in address_rows)
         address = Candidate(text, tokens, 0.6, "\n".join(r.text for r in address_rows))
     return name_candidate, address, start - 1
-
-
-def totals(rows: Sequence[Row], separator: str | None) -> dict[str, Candidate | None]:
-    total_candidates: list[Candidate] = []
-    subtotal = tax = None
-    for index, row in enumerate(rows):
-        text = fold(row.text)
-        hit = _row_amount(row, separator)
-        if hit is None and index + 1 < len(rows) and TOTAL.search(text):
-            nxt = _row_amount(rows[index + 1], separator)
-            hit = nxt if nxt is not None and len(rows[index + 1].tokens) <= 3 else None
-        if hit is None:
-            continue
-        amount, tokens = hit
-        if SUBTOTAL.search(text):
-            subtotal = Candidate(amount, tokens, 0.75, " ".join(t.text for t in tokens))
-            continue
-        if TOTAL.search(text) and not NOT_TOTAL.search(text) and 0 < amount < _MAX_TOTAL:
-            if re.search(r"zu\s*zahlen|to\s*pay|due|payable|te\s*betalen", text):
-                strength = 0.9
-            elif re.search(r"grand|incl|inc\b|summe|rounded|nett", text):
-                strength = 0.85
-            else:
-                strength = 0.75
-            if len(money_tokens(row.tokens, separator)) >= 3:
-                # "Summe  1,91  17,67  19,58": the VAT table's sum row (tax, net, gross),
-                # a restatement that OCR garbles more easily than the total line itself.
-                strength -= 0.2
-            total_candidates.append(Candidate(amount, tokens, strength, " ".join(t.text for t in tokens)))
-            continue
-        if TAX.search(text) and tax is None and not re.search(r"\d{1,2}(?:[.,]\d+)?\s*%.*\d.*\d", text):
-            tax = Candidate(amount, tokens, 0.65, " ".join(t.text for t in tokens))
-    total = None
-    if total_candidates:
-        # The strongest keyword wins; between equals, the larger amount (a "total" line
-        # above a discount, or an item count, is smaller than the amount paid).
-        total = max(total_candidates, key=lambda c: (c.score, c.value if isinstance(c.value, Decimal) else 0))
-    else:
-        amounts = [
-            (a, t) for row in rows for a, t, _ in money_tokens(row.tokens, separator)
-            if 0 < a < _MAX_TOTAL
-        ]
-        if amounts:
-            amount, tokens = max(amounts, key=lambda x: x[0])
-            total = Candidate(amount, tokens, 0.45, " ".join(t.text for t in tokens))
-    return {"total": total, "subtotal": subtotal, "tax": tax}
 
 
 def items(rows: Sequence[Row], separator: str | None, first: int, last: int) -> list[ReceiptItem]:

@@ -1,0 +1,260 @@
+"""The receipt total by weighing evidence, not by the first keyword that matches.
+
+A till receipt states its total several times: on the total line, as the card payment,
+as cash tendered minus change, as subtotal plus tax and rounding, in the tax summary. OCR
+garbles some of these (a digit misread, "RM79.35" read as "179.35"), and some keyword lines
+carry other amounts ("Total Qty", "Total Tax", the tax table's "Total" row). Every value a
+total line or a payment relation proposes becomes a candidate; each is scored by the
+keyword's strength plus the independent restatements that agree with it, and readings one
+OCR slip apart share their evidence.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from prefect_docai.engines.invoice.candidates import Candidate, money_tokens
+from prefect_docai.engines.parsing.layout import Row, Token, union
+from prefect_docai.engines.receipt import labels as L
+
+MAX_TOTAL = Decimal("100000")
+_CENT = Decimal("0.01")
+_SPLIT_HEAD = re.compile(r"^[-(]?\d{1,6}[.,]$")
+_SPLIT_TAIL = re.compile(r"^\d{2}[.)]?$")
+_RM_GLUE = re.compile(r"^(?:R[MNHW]|MYR)\.?(?=\d)", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Amount:
+    value: Decimal
+    tokens: tuple[Token, ...]
+    row: int
+
+    @property
+    def raw(self) -> str:
+        return " ".join(t.text for t in self.tokens)
+
+
+@dataclass
+class _Evidence:
+    label: float = 0.0
+    support: float = 0.0
+    reasons: list[str] = field(default_factory=list)
+    amount: Amount | None = None
+
+
+def _joined_tokens(tokens: Sequence[Token]) -> list[Token]:
+    """Tokens with OCR-split amounts rejoined ("79." + "35") and an "RM" prefix read as
+    "RN"/"RH" cut off, so that money parsing sees one amount."""
+    out: list[Token] = []
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        text = _RM_GLUE.sub("", token.text)
+        nxt = tokens[index + 1] if index + 1 < len(tokens) else None
+        if (
+            nxt is not None
+            and _SPLIT_HEAD.match(text)
+            and _SPLIT_TAIL.match(nxt.text)
+            and nxt.bbox[0] - token.bbox[2] < 1.2 * max(token.height, nxt.height)
+        ):
+            merged = text + nxt.text.rstrip(".")
+            out.append(Token(merged, union((token.bbox, nxt.bbox)), min(token.confidence, nxt.confidence), token.page, token.font_size))
+            index += 2
+            continue
+        if text != token.text:
+            token = Token(text, token.bbox, token.confidence, token.page, token.font_size)
+        out.append(token)
+        index += 1
+    return out
+
+
+def row_amounts(row: Row, index: int, separator: str | None) -> list[Amount]:
+    return [
+        Amount(value, tokens, index)
+        for value, tokens, _ in money_tokens(_joined_tokens(row.tokens), separator)
+    ]
+
+
+def _variants(value: Decimal) -> set[Decimal]:
+    """Readings one OCR slip away: one digit substituted, or a leading digit that is a
+    misread currency prefix ("RM8.20" → "58.20", "€4,99" → "64,99")."""
+    text = f"{value:.2f}"
+    found: set[Decimal] = set()
+    for position, char in enumerate(text):
+        if not char.isdigit():
+            continue
+        for digit in "0123456789":
+            if digit != char:
+                found.add(Decimal(text[:position] + digit + text[position + 1 :]))
+    if len(text) > 4 and text[0].isdigit():
+        found.add(Decimal(text[1:]))
+    found |= {Decimal(digit + text) for digit in "123456789"}
+    found.discard(value)
+    return found
+
+
+def _near(a: Decimal, b: Decimal) -> bool:
+    return abs(a - b) <= _CENT
+
+
+@dataclass
+class TotalAnalysis:
+    ranked: list[tuple[float, Decimal, list[str]]]
+    """Candidate totals, best first: (score, value, why)."""
+    total: Candidate | None
+    subtotal: Amount | None
+    tax: Amount | None
+
+
+def totals(rows: Sequence[Row], separator: str | None) -> dict[str, Candidate | None]:
+    analysis = analyse_totals(rows, separator)
+
+    def as_candidate(amount: Amount | None, score: float) -> Candidate | None:
+        return None if amount is None else Candidate(amount.value, amount.tokens, score, amount.raw)
+
+    return {
+        "total": analysis.total,
+        "subtotal": as_candidate(analysis.subtotal, 0.75),
+        "tax": as_candidate(analysis.tax, 0.65),
+    }
+
+
+def analyse_totals(rows: Sequence[Row], separator: str | None) -> TotalAnalysis:
+    labels = [L.row_label(row) for row in rows]
+    amounts = [row_amounts(row, index, separator) for index, row in enumerate(rows)]
+    every = [a for row in amounts for a in row if 0 < abs(a.value) < MAX_TOTAL]
+    table_start = next(
+        (i for i, text in enumerate(labels) if L.TAX_TABLE.search(text)), len(rows)
+    )
+
+    subtotal = tax = None
+    tendered: list[Amount] = []
+    changes: list[Amount] = []
+    cards: list[Amount] = []
+    roundings: list[Amount] = []
+    extras: list[Amount] = []  # service charges and the like, added before the total
+    evidence: dict[Decimal, _Evidence] = {}
+
+    def propose(amount: Amount, strength: float, reason: str) -> None:
+        entry = evidence.setdefault(amount.value, _Evidence())
+        if strength > entry.label:
+            entry.label = strength
+            entry.amount = amount
+        entry.reasons.append(reason)
+
+    for index, (text, found) in enumerate(zip(labels, amounts, strict=True)):
+        if not found and index + 1 < len(rows) and L.TOTAL.search(text):
+            below = amounts[index + 1]
+            if below and len(rows[index + 1].tokens) <= 3 and not labels[index + 1].strip(" .:0123456789,"):
+                found = below
+        if not found:
+            continue
+        last = found[-1]
+        if L.SUBTOTAL.search(text):
+            if subtotal is None:
+                subtotal = last
+            continue
+        if L.ROUNDING.search(text):
+            roundings.append(last)
+            continue
+        if L.CHANGE.search(text):
+            changes.append(last)
+            continue
+        if L.TOTAL.search(text) and not L.NOT_TOTAL.search(text) and 0 < last.value < MAX_TOTAL:
+            strength = 0.9 if L.STRONG_TOTAL.search(text) else 0.75
+            if len(found) >= 3 or index > table_start:
+                # "Summe 1,91 17,67 19,58" or a row under "GST Summary": the tax table
+                # restates bases and taxes; its sum is weak evidence.
+                strength -= 0.35
+            propose(last, strength, "total line")
+            continue
+        if L.CARD.search(text) and not L.TAX.search(text):
+            cards.append(last)
+            continue
+        if L.TENDERED.search(text):
+            tendered.append(last)
+            continue
+        if L.TAX.search(text) and tax is None and index < table_start and not re.search(
+            r"\d{1,2}(?:[.,]\d+)?\s*%.*\d.*\d", text
+        ):
+            tax = last
+            continue
+        if re.search(r"service|srv|svc|charge|bedienung", text) and index < table_start:
+            extras.append(last)
+
+    # Restatements of the total.
+    for card in cards:
+        if card.value > 0:
+            propose(card, 0.0, "card payment")
+            evidence[card.value].support += 0.5
+    paid = [t for t in tendered if t.value > 0]
+    for cash in paid:
+        returned = [abs(c.value) for c in changes if abs(c.value) < cash.value]
+        if returned:
+            for change in returned:
+                value = cash.value - change
+                entry = evidence.setdefault(value, _Evidence())
+                entry.support += 0.6 if change > 0 else 0.4
+                entry.reasons.append("tendered - change")
+        else:
+            # Tendered without a change line: exact payment, weaker (may be rounded up).
+            propose(cash, 0.0, "tendered")
+            evidence[cash.value].support += 0.3
+    if subtotal is not None:
+        base = subtotal.value
+        sums = {base}
+        for extra in ([tax.value] if tax is not None else []) + [e.value for e in extras]:
+            sums |= {s + extra for s in sums}
+        sums |= {s + r.value for s in sums for r in roundings}
+        printed = {v for v in sums if v != base and any(_near(a.value, v) for a in every)}
+        for value in printed or {base}:
+            # The subtotal is the total only when nothing printed adds tax or rounding to it.
+            entry = evidence.setdefault(value, _Evidence())
+            entry.support += 0.4 if value != base else 0.25
+            entry.reasons.append("subtotal (+ tax/rounding)")
+    # Restatements elsewhere above the tax table (which copies the total's parts).
+    skip = {id(a) for a in (subtotal, tax) if a is not None}
+    elsewhere = [a for a in every if a.row < table_start and id(a) not in skip]
+    for value, entry in evidence.items():
+        repeats = sum(1 for a in elsewhere if _near(a.value, value)) - (1 if entry.amount else 0)
+        entry.support += min(0.45, 0.15 * max(repeats, 0))
+        if entry.amount is None:
+            # A relation-only value counts when the page prints it somewhere.
+            match = next((a for a in every if _near(a.value, value)), None)
+            entry.amount = match
+    if subtotal is not None:
+        for value, entry in evidence.items():
+            if value < subtotal.value - _CENT and not any(L.DISCOUNT.search(t) for t in labels):
+                entry.support -= 0.5
+    if tax is not None and tax.value in evidence:
+        evidence[tax.value].support -= 0.5
+
+    scored: list[tuple[float, Decimal, _Evidence]] = []
+    for value, entry in evidence.items():
+        if entry.amount is None or not 0 < value < MAX_TOTAL:
+            continue
+        score = entry.label + entry.support
+        # A reading one OCR slip from a better-supported one lends it its keyword.
+        for other in _variants(value):
+            twin = evidence.get(other)
+            if twin is not None and twin.label > entry.label and entry.support > twin.support:
+                score += 0.9 * (twin.label - entry.label)
+        scored.append((score, value, entry))
+
+    total = None
+    if scored:
+        score, value, entry = max(scored, key=lambda s: (s[0], s[2].label, s[1]))
+        if score >= 0.5 and entry.amount is not None:
+            confidence = max(0.4, min(0.95, 0.45 + score / 3))
+            total = Candidate(value, entry.amount.tokens, confidence, entry.amount.raw)
+    if total is None and every:
+        # No keyword and no relation: the largest plausible amount, low confidence.
+        largest = max((a for a in every if a.value > 0), key=lambda a: a.value, default=None)
+        if largest is not None:
+            total = Candidate(largest.value, largest.tokens, 0.45, largest.raw)
+    ranked = sorted(((sc, v, e.reasons) for sc, v, e in scored), key=lambda s: -s[0])
+    return TotalAnalysis(ranked, total, subtotal, tax)
