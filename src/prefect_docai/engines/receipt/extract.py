@@ -15,6 +15,7 @@ from prefect_docai.engines.invoice.labels import LEGAL_FORM
 from prefect_docai.engines.invoice.parties import postcode_city
 from prefect_docai.engines.parsing import detect_decimal_separator, format_amount, parse_time
 from prefect_docai.engines.parsing.layout import PageLayout, Row, Token, fold, make_field
+from prefect_docai.engines.receipt.dates import receipt_date
 from prefect_docai.engines.receipt.labels import CARD, CASH, SUBTOTAL, TAX, TOTAL
 from prefect_docai.engines.receipt.totals import totals
 from prefect_docai.models.results import (
@@ -187,13 +188,9 @@ def items(rows: Sequence[Row], separator: str | None, first: int, last: int) -> 
 def receipt_date_time(
     rows: Sequence[Row], month_first: bool = False
 ) -> tuple[Candidate | None, Candidate | None]:
-    date_candidate = time_candidate = None
+    date_candidate = receipt_date(rows, month_first=month_first)
+    time_candidate = None
     for row in rows:
-        if date_candidate is None:
-            hit = date_in(row.tokens, month_first=month_first)
-            if hit is not None:
-                value, used = hit
-                date_candidate = Candidate(value.isoformat(), used, 0.8, " ".join(t.text for t in used))
         if time_candidate is None:
             for token in row.tokens:
                 text = token.text.strip()
@@ -201,7 +198,7 @@ def receipt_date_time(
                 if parsed is not None:
                     time_candidate = Candidate(parsed, (token,), 0.75, token.text)
                     break
-        if date_candidate is not None and time_candidate is not None:
+        if time_candidate is not None:
             break
     return date_candidate, time_candidate
 
