@@ -8,15 +8,14 @@ import re
 from collections.abc import Sequence
 from decimal import Decimal
 
-from prefect_docai.engines.invoice.candidates import Candidate, date_in, money_tokens
+from prefect_docai.engines.invoice.candidates import Candidate, money_tokens
 from prefect_docai.engines.invoice.checks import close
 from prefect_docai.engines.invoice.fields import tax_breakdown, vat_ids
-from prefect_docai.engines.invoice.labels import LEGAL_FORM
-from prefect_docai.engines.invoice.parties import postcode_city
 from prefect_docai.engines.parsing import detect_decimal_separator, format_amount, parse_time
 from prefect_docai.engines.parsing.layout import PageLayout, Row, Token, fold, make_field
 from prefect_docai.engines.receipt.dates import receipt_date
 from prefect_docai.engines.receipt.labels import CARD, CASH, SUBTOTAL, TAX, TOTAL
+from prefect_docai.engines.receipt.merchant import NOISE, merchant
 from prefect_docai.engines.receipt.totals import totals
 from prefect_docai.models.results import (
     Field,
@@ -28,20 +27,6 @@ from prefect_docai.models.results import (
 )
 
 _I = re.IGNORECASE
-NOISE = re.compile(
-    r"\btel\b|telefon|phone|\bfax\b|www\.|@|gst\s*(?:ref\.?\s*)?(?:id|reg|no)|reg\.?\s*no|co\.?\s*(?:no|reg)|"
-    r"company\s*no|invoice|receipt|rechnung|beleg|kassenbon|quittung|bon\b|cashier|kasse|"
-    r"welcome|willkommen|thank|danke|date|datum|time|uhrzeit|table|tisch|st\.?-?nr|"
-    r"ust-?id|uid|steuer",
-    _I,
-)
-_MERCHANT_HINT = re.compile(
-    r"sdn\.?\s*bhd|\bbhd\b|\b(?:enterprise|trading|restaurant|restoran|shop|store|stores|mart|"
-    r"market|bakery|caf[eé]|coffee|hotel|pharmacy|apotheke|markt|bäckerei|baeckerei|"
-    r"tankstelle|supermarkt|superstore|drogerie|kiosk|hardware|stationery)\b|"
-    r"(?:markt|mart|shop)\b",
-    _I,
-)
 _TIME = re.compile(r"\b(\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp][Mm])?)\b")
 _QTY_X = re.compile(r"^(\d+(?:[.,]\d+)?)\s*[xX×@*]$|^[xX×@*]$")
 
@@ -65,81 +50,6 @@ def _row_amount(row: Row, separator: str | None) -> tuple[Decimal, tuple[Token, 
         return None
     amount, tokens, _ = amounts[-1]
     return amount, tokens
-
-
-def merchant(rows: Sequence[Row]) -> tuple[Candidate | None, Candidate | None, int]:
-    """Name: among the first rows, one with a legal form or shop word, else the tallest
-    of the first non-noise rows. Address: the rows after it up to a postcode line or noise."""
-    top = [r for r in rows[:12] if re.search(r"[^\W\d_]{3}", r.text)]
-    candidates = [
-        r for r in top[:8]
-        if not NOISE.search(r.text) and len(r.text) <= 60 and not re.search(r"[=:]", r.text)
-    ]
-    if not candidates:
-        return None, None, -1
-    chosen = next((r for r in candidates[:5] if LEGAL_FORM.search(r.text)), None) or next(
-        (r for r in candidates[:5] if _MERCHANT_HINT.search(r.text)), None
-    )
-    if chosen is None:
-        # Without a company word, the name is a text-only line (address lines carry
-        # house numbers and postcodes): the tallest of the first such lines.
-        first = [r for r in candidates[:4] if not re.search(r"\d", r.text)] or candidates[:3]
-        chosen = first[0]
-        for row in first[1:3]:
-            if row.bbox[3] - row.bbox[1] > 1.3 * (chosen.bbox[3] - chosen.bbox[1]):
-                chosen = row
-    # A name row may carry a second column ("EIGHT OUNCE COFFEE CO. | THE GARDENS MALL"):
-    # keep the segment with the company word; otherwise the whole row (OCR often spreads
-    # one name over several segments).
-    segment = next(
-        (s for s in chosen.segments if LEGAL_FORM.search(s.text) or _MERCHANT_HINT.search(s.text)),
-        None,
-    )
-    name_tokens = tuple(segment.tokens if segment is not None else chosen.tokens)
-    text = " ".join(t.text for t in name_tokens)
-    # A registration number in brackets after the name is not part of it.
-    name = re.sub(r"\s*\(\s*[\w-]*\d[\w -]*\)\s*$", "", re.sub(r"\s+", " ", text).strip())
-    name_candidate = Candidate(name, name_tokens, 0.7, text)
-    start = rows.index(chosen) + 1
-    address_rows: list[Row] = []
-    for row in rows[start : start + 6]:
-        text = row.text
-        if NOISE.search(text) or re.match(r"^\(?\s*\d{5,}-?[A-Z]?\s*\)?$", text.strip()):
-            if address_rows:
-                break
-            continue
-        if re.search(r"\d{1,2}[./-]\d{1,2}[./-]\d{2,4}", text) or date_in(row.tokens):
-            break
-        if fold(text).startswith(fold(name)):
-            continue
-        if money_tokens(row.tokens[-1:], None):
-            break
-        if re.fullmatch(r"\(.*\)", text.strip()):
-            continue
-        address_rows.append(row)
-        position = rows.index(row)
-        after = rows[position + 1].text if position + 1 < len(rows) else ""
-        if postcode_city(after) is not None:
-            continue  # "4210 Romero Mountain" above "Port Michaelaburgh, NJ 35496"
-        if postcode_city(text) is not None or re.search(r"\b\d{5}\b\s+[^\W\d_]", text):
-            # A region or state may follow the postcode line ("81750 Masai / Johor").
-            following = rows[rows.index(row) + 1] if rows.index(row) + 1 < len(rows) else None
-            if (
-                following is not None
-                and not re.search(r"\d", following.text)
-                and len(following.text.split()) <= 3
-                and re.search(r"[^\W\d_]{4}", following.text)
-                and not NOISE.search(following.text)
-                and not TOTAL.search(following.text)
-            ):
-                address_rows.append(following)
-            break
-    address = None
-    if address_rows:
-        tokens = tuple(t for r in address_rows for t in r.tokens)
-        text = " ".join(re.sub(r"\s+", " ", r.text).strip() for r in address_rows)
-        address = Candidate(text, tokens, 0.6, "\n".join(r.text for r in address_rows))
-    return name_candidate, address, start - 1
 
 
 def items(rows: Sequence[Row], separator: str | None, first: int, last: int) -> list[ReceiptItem]:

@@ -1,0 +1,241 @@
+"""The merchant's name and address from the head of a till receipt.
+
+The name is the company line near the top: the one with a legal form ("Sdn Bhd", "GmbH",
+"Enterprise") or a shop word, else the tallest text-only line among the first ones. A
+legal form ends the name (a branch printed after it on the same line is not part of it);
+a name whose own line holds little more than the legal form continues the line above. The
+address is the block after the name, skipping a registration number or date between them,
+up to phone/fax/tax-id lines, a date or an amount, and ending with the postcode line (and
+a state name printed under it).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from prefect_docai.engines.invoice.candidates import Candidate, date_in, money_tokens
+from prefect_docai.engines.invoice.parties import postcode_city
+from prefect_docai.engines.parsing.layout import Row, Token, fold
+
+_I = re.IGNORECASE
+NOISE = re.compile(
+    r"\btel\b|telefon|phone|\bfax\b|www\.|@|gst\s*(?:ref\.?\s*)?(?:id|reg|no)|reg\.?\s*no|"
+    r"co\.?\s*(?:no|reg)|company\s*no|invoice|receipt|rechnung|beleg|kassenbon|quittung|"
+    r"bon\b|cashier|kasse|welcome|willkommen|thank|danke|date|datum|time|uhrzeit|table|"
+    r"tisch|st\.?-?nr|ust-?id|uid|steuer|salesperson|counter|terminal|member",
+    _I,
+)
+_HEADER_WORDS = re.compile(
+    r"\b(?:item|items|qty|quantity|description|desc|price|amount|amt|total|menu|disc|uom|"
+    r"unit|u/?p|code|artikel|menge|preis|betrag)\b",
+    _I,
+)
+COMPANY = re.compile(
+    r"\b(?:sdn\.?\s*bhd\.?|s/b|bhd\.?|berhad|enterprise|trading|company|co\.|ltd\.?|limited|"
+    r"inc\.?|llc|plc|corp\.?|gmbh(?:\s*&\s*co\.?\s*kg)?|ohg|e\.\s?k\.|kg\b|ag\b)(?=$|[\s,.;)])",
+    _I,
+)
+"""Legal forms that end a company name on a receipt."""
+SHOP = re.compile(
+    r"\b(?:restaurant|restoran|shop|store|stores|mart|market|bakery|bakeries|caf[eé]|coffee|"
+    r"hotel|pharmacy|farmasi|apotheke|markt|bäckerei|baeckerei|tankstelle|supermarkt|"
+    r"superstore|drogerie|drogeriemarkt|kiosk|hardware|stationery|kedai|syarikat|perniagaan|"
+    r"trading|enterprise|kopitiam|bookstore|petrol)\b|(?:markt|mart|shop)\b",
+    _I,
+)
+REGISTRATION = re.compile(
+    r"^\(?\s*(?:co\.?\s*(?:reg\.?)?\s*no\.?:?\s*)?\d{5,}\s*-?\s*[A-Z]?\s*\)?\.?$|"
+    r"^\(?\s*[A-Z]{0,3}\d{4,}-[A-Z]\s*\)?$",
+    _I,
+)
+_TRAILING_REG = re.compile(r"\s*\(\s*[\w -]*\d[\w -]*\)\s*$")
+_STRAY = "‚‘’“”„«»›‹`´"
+_REGIONS = re.compile(
+    r"^(?:johor|kedah|kelantan|melaka|malacca|negeri\s+sembilan|pahang|perak|perlis|"
+    r"pulau\s+pinang|penang|sabah|sarawak|selangor|terengganu|kuala\s+lumpur|labuan|"
+    r"putrajaya|wilayah\s+persekutuan|w\.?\s*p\.?|selangor\s+darul\s+ehsan|"
+    r"johor\s+darul\s+ta'?zim|kedah\s+darul\s+aman|perak\s+darul\s+ridzuan|"
+    r"pahang\s+darul\s+makmur|kelantan\s+darul\s+naim|terengganu\s+darul\s+iman|"
+    r"negeri\s+sembilan\s+darul\s+khusus|singapore|malaysia)[.,]?$",
+    _I,
+)
+"""State lines printed under a Malaysian postcode line (SROIE receipts)."""
+
+
+_POSTCODE = re.compile(r"\b\d{5}\b,?\s+[^\W\d_]{2}")
+_LOT = re.compile(r"\b(?:lot|pt|p\.?\s?t|no|plot|batu|jalan|jln)\W*$", _I)
+
+
+def _has_postcode(text: str) -> bool:
+    """A postcode line ("81300 Skudai", "Fremont CA 94538"); a 5-digit lot or house number
+    ("LOT P.T. 33198, BATU 4", "LOT PT 1138 PT 33122,") is not one."""
+    value = clean_text(text)
+    if any(not _LOT.search(value[: m.start()]) for m in _POSTCODE.finditer(value)):
+        return True
+    found = postcode_city(value)
+    if found is None:
+        return False
+    head = value[: value.rfind(found[0])] if found[0] in value else value
+    return not re.search(r"\d", found[1]) and not _LOT.search(head)
+
+
+def clean_text(text: str) -> str:
+    """Printed text with OCR debris removed: stray quote marks at word edges, a bracket
+    read for "l" after a lowercase letter, legal forms the OCR garbled ("SON BHD", "5/8")."""
+    words = []
+    for word in text.split():
+        word = word.strip(_STRAY)
+        word = re.sub(r"(?<=[a-z])[\]|]", "l", word)
+        if word:
+            words.append(word)
+    value = " ".join(words)
+    value = re.sub(r"\b[S5][O0D][NH]\.?\s*[B8][HN][DO0]\b", "SDN BHD", value)
+    value = re.sub(r"\b[Ss5][O0Dd][Nn]\.?\s*[Bb8][Hh][DdOo0]\b", "Sdn Bhd", value)
+    value = re.sub(r"(?<=\s)[S5]/[B8]\b", "S/B", value)
+    return value
+
+
+def _clean_address(text: str) -> str:
+    value = clean_text(text)
+    # "F.KO6": a capital O between a letter and a digit is a zero in a unit number.
+    return re.sub(r"(?<=[A-Z])O(?=\d)", "0", value)
+
+
+def _is_header(text: str) -> bool:
+    return len(_HEADER_WORDS.findall(text)) >= 2
+
+
+def _textual(row: Row) -> bool:
+    return bool(re.search(r"[^\W\d_]{3}", row.text))
+
+
+def _is_name_row(row: Row) -> bool:
+    text = row.text
+    return (
+        _textual(row)
+        and not NOISE.search(text)
+        and not _is_header(text)
+        and len(text) <= 60
+        and not re.search(r"[=:]", text)
+        and date_in(row.tokens) is None
+        and not money_tokens(row.tokens, None)
+    )
+
+
+def _height(row: Row) -> float:
+    heights = sorted(t.height for t in row.tokens)
+    return heights[len(heights) // 2]
+
+
+def _name_tokens(rows: Sequence[Row], chosen: Row) -> list[Token]:
+    segment = next(
+        (s for s in chosen.segments if COMPANY.search(s.text) or SHOP.search(s.text)), None
+    )
+    tokens = list(segment.tokens if segment is not None else chosen.tokens)
+    text = " ".join(t.text for t in tokens)
+    # The name ends at its legal form: "EIGHT OUNCE COFFEE CO. THE GARDENS MALL".
+    forms = list(COMPANY.finditer(clean_text(text)))
+    if forms:
+        end = forms[-1].end()
+        kept: list[Token] = []
+        position = 0
+        cleaned = [clean_text(t.text) for t in tokens]
+        for token, word in zip(tokens, cleaned, strict=True):
+            if position >= end:
+                break
+            kept.append(token)
+            position += len(word) + 1
+        tokens = kept or tokens
+    index = rows.index(chosen)
+    rest = COMPANY.sub(" ", _TRAILING_REG.sub("", clean_text(" ".join(t.text for t in tokens))))
+    rest = re.sub(r"\([^)]*\)", " ", rest)
+    if not re.search(r"[^\W\d_]{2,}", rest) and index > 0 and _is_name_row(rows[index - 1]):
+        # "(SETIA ALAM) SDN BHD" under "AIK HUAT HARDWARE ENTERPRISE": one name, two lines.
+        tokens = [*rows[index - 1].tokens, *tokens]
+    elif index + 1 < len(rows) and not forms:
+        below = clean_text(rows[index + 1].text)
+        if COMPANY.fullmatch(re.sub(r"^\(\w{1,3}\)\s*", "", below).strip()):
+            tokens = [*tokens, *rows[index + 1].tokens]
+    return tokens
+
+
+def merchant(rows: Sequence[Row]) -> tuple[Candidate | None, Candidate | None, int]:
+    """(name, address, index of the name row or -1)."""
+    # The merchant block precedes the body: stop at the first table header or amount.
+    head: list[Row] = []
+    for row in rows[:12]:
+        if _is_header(row.text) or money_tokens(row.tokens, None):
+            break
+        head.append(row)
+    top = [r for r in head if _textual(r)]
+    candidates = [r for r in top[:8] if _is_name_row(r)]
+    if not candidates:
+        return None, None, -1
+    chosen = next((r for r in candidates[:5] if COMPANY.search(clean_text(r.text))), None)
+    strength = 0.75
+    if chosen is None:
+        chosen = next((r for r in candidates[:5] if SHOP.search(r.text)), None)
+        strength = 0.7
+    if chosen is None:
+        # Without a company word, the name is a text-only line (address lines carry
+        # house numbers and postcodes): the tallest of the first such lines.
+        first = [r for r in candidates[:4] if not re.search(r"\d", r.text)] or candidates[:3]
+        chosen = first[0]
+        for row in first[1:3]:
+            if _height(row) > 1.3 * _height(chosen):
+                chosen = row
+        strength = 0.55
+    name_tokens = tuple(_name_tokens(rows, chosen))
+    raw = " ".join(t.text for t in name_tokens)
+    name = _TRAILING_REG.sub("", clean_text(raw)).strip(" ,;:-") or None
+    start = rows.index(chosen) + 1
+    address = _address(rows, start, name or "")
+    if name is None or (address is None and strength < 0.7):
+        # A lone line without a company word and no address under it is more likely a
+        # heading or OCR debris than the merchant: report nothing rather than guess.
+        return None, address, start - 1
+    return Candidate(name, name_tokens, strength, raw), address, start - 1
+
+
+def _address(rows: Sequence[Row], start: int, name: str) -> Candidate | None:
+    address_rows: list[Row] = []
+    for position in range(start, min(len(rows), start + 7)):
+        row = rows[position]
+        text = row.text.strip()
+        if REGISTRATION.match(clean_text(text)) or re.fullmatch(r"\(.*\)", text):
+            if address_rows:
+                break
+            continue
+        if NOISE.search(text) or date_in(row.tokens) is not None or re.search(
+            r"\d{1,2}[./-]\d{1,2}[./-]\d{2,4}", text
+        ):
+            if address_rows:
+                break
+            continue
+        if not address_rows and fold(clean_text(text)).startswith(fold(name)) and name:
+            continue
+        if money_tokens(row.tokens, None) or _is_header(text) or text.endswith(":"):
+            break
+        if not re.search(r"\w", text):
+            continue  # specks of punctuation between address lines
+        if len(re.findall(r"[^\W\d_]{2,}", text)) == 0 and not re.search(r"\d{5}", text):
+            if address_rows:
+                break
+            continue
+        address_rows.append(row)
+        after = rows[position + 1].text if position + 1 < len(rows) else ""
+        if _has_postcode(after):
+            continue  # "4210 Romero Mountain" above "Port Michaelaburgh, NJ 35496"
+        if _has_postcode(text):
+            following = rows[position + 1] if position + 1 < len(rows) else None
+            if following is not None and _REGIONS.match(clean_text(following.text).strip()):
+                address_rows.append(following)
+            break
+    if not address_rows or not any(re.search(r"\d", r.text) for r in address_rows):
+        # Every street address carries a number (house, lot, postcode); text without one
+        # is a slogan or OCR debris.
+        return None
+    tokens = tuple(t for r in address_rows for t in r.tokens)
+    text = " ".join(_clean_address(r.text) for r in address_rows)
+    return Candidate(text, tokens, 0.6, "\n".join(r.text for r in address_rows))
