@@ -12,15 +12,15 @@ from prefect_docai.engines.invoice.candidates import Candidate, money_tokens
 from prefect_docai.engines.invoice.checks import close
 from prefect_docai.engines.invoice.fields import tax_breakdown, vat_ids
 from prefect_docai.engines.parsing import detect_decimal_separator, format_amount, parse_time
-from prefect_docai.engines.parsing.layout import PageLayout, Row, Token, fold, make_field
+from prefect_docai.engines.parsing.layout import PageLayout, Row, Token, make_field
 from prefect_docai.engines.receipt.dates import receipt_date
-from prefect_docai.engines.receipt.labels import CARD, CASH, SUBTOTAL, TAX, TOTAL
-from prefect_docai.engines.receipt.merchant import NOISE, merchant
+from prefect_docai.engines.receipt.items import find_items
+from prefect_docai.engines.receipt.labels import CARD, CASH
+from prefect_docai.engines.receipt.merchant import merchant
 from prefect_docai.engines.receipt.totals import totals
 from prefect_docai.models.results import (
     Field,
     ReceiptChecks,
-    ReceiptItem,
     ReceiptMerchant,
     ReceiptResult,
     TaxLine,
@@ -50,49 +50,6 @@ def _row_amount(row: Row, separator: str | None) -> tuple[Decimal, tuple[Token, 
         return None
     amount, tokens, _ = amounts[-1]
     return amount, tokens
-
-
-def items(rows: Sequence[Row], separator: str | None, first: int, last: int) -> list[ReceiptItem]:
-    found: list[ReceiptItem] = []
-    for row in rows[first + 1 : last]:
-        text = fold(row.text)
-        if TOTAL.search(text) or SUBTOTAL.search(text) or TAX.search(text) or CASH.search(text) or CARD.search(text):
-            continue
-        if NOISE.search(text):
-            continue
-        amounts = money_tokens(row.tokens, separator)
-        if not amounts:
-            continue
-        amount, amount_tokens, _ = amounts[-1]
-        used = {id(t) for t in amount_tokens}
-        quantity = unit_price = None
-        if len(amounts) >= 2:
-            price, price_tokens, _ = amounts[-2]
-            for token in row.tokens:
-                match = re.match(r"^(\d+(?:[.,]\d+)?)\s*[xX×@*]?$", token.text)
-                if match and id(token) not in used and token not in price_tokens:
-                    q = Decimal(match.group(1).replace(",", "."))
-                    if q > 0 and close(q * price, amount):
-                        quantity = Candidate(format(q.normalize(), "f"), (token,), 0.7, token.text)
-                        unit_price = Candidate(price, price_tokens, 0.7, " ".join(t.text for t in price_tokens))
-                        used |= {id(token)} | {id(t) for t in price_tokens}
-                        break
-        description_tokens = [
-            t for t in row.tokens
-            if id(t) not in used and re.search(r"[^\W\d_]{2}", t.text) and t.bbox[2] <= amount_tokens[0].bbox[0]
-        ]
-        if not description_tokens:
-            continue
-        description = " ".join(t.text for t in description_tokens)
-        found.append(
-            ReceiptItem(
-                description=_field(Candidate(description, tuple(description_tokens), 0.7, description)),
-                quantity=_field(quantity),
-                unit_price=_field(unit_price),
-                amount=_field(Candidate(amount, amount_tokens, 0.7, " ".join(t.text for t in amount_tokens))),
-            )
-        )
-    return found
 
 
 def receipt_date_time(
@@ -148,6 +105,12 @@ def extract_receipt(layouts: Sequence[PageLayout]) -> ReceiptResult:
     rows = _rows(layouts)
     separator = detect_decimal_separator(t.text for r in rows for t in r.tokens)
     name, address, merchant_row = merchant(rows)
+    merchant_end = max(merchant_row, 0)
+    if address is not None and address.tokens:
+        last_token = address.tokens[-1]
+        merchant_end = next(
+            (i for i, row in enumerate(rows) if last_token in row.tokens), merchant_end
+        )
     vat, _ = vat_ids(layouts)
     receipt_currency = currency(rows)
     # US receipts print month-first dates; an impossible month still flips back.
@@ -162,10 +125,15 @@ def extract_receipt(layouts: Sequence[PageLayout]) -> ReceiptResult:
             if total.tokens[0] in row.tokens:
                 last_item_row = index
                 break
-    found_items = items(rows, separator, max(merchant_row, 0), last_item_row)
+    found_items = find_items(rows, separator, merchant_end, last_item_row)
     breakdown = tax_breakdown(layouts, separator)
     items_ok = None
-    if found_items and total is not None and isinstance(total.value, Decimal):
+    if (
+        found_items
+        and all(i.amount is not None for i in found_items)
+        and total is not None
+        and isinstance(total.value, Decimal)
+    ):
         amounts = [Decimal(str(i.amount.value)) for i in found_items if i.amount is not None]
         items_ok = close(sum(amounts, Decimal(0)), total.value)
     return ReceiptResult(

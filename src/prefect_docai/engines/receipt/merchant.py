@@ -102,7 +102,7 @@ def _clean_address(text: str) -> str:
     return re.sub(r"(?<=[A-Z])O(?=\d)", "0", value)
 
 
-def _is_header(text: str) -> bool:
+def is_header(text: str) -> bool:
     return len(_HEADER_WORDS.findall(text)) >= 2
 
 
@@ -115,7 +115,7 @@ def _is_name_row(row: Row) -> bool:
     return (
         _textual(row)
         and not NOISE.search(text)
-        and not _is_header(text)
+        and not is_header(text)
         and len(text) <= 60
         and not re.search(r"[=:]", text)
         and date_in(row.tokens) is None
@@ -165,7 +165,7 @@ def merchant(rows: Sequence[Row]) -> tuple[Candidate | None, Candidate | None, i
     # The merchant block precedes the body: stop at the first table header or amount.
     head: list[Row] = []
     for row in rows[:12]:
-        if _is_header(row.text) or money_tokens(row.tokens, None):
+        if is_header(row.text) or money_tokens(row.tokens, None):
             break
         head.append(row)
     top = [r for r in head if _textual(r)]
@@ -215,7 +215,7 @@ def _address(rows: Sequence[Row], start: int, name: str) -> Candidate | None:
             continue
         if not address_rows and fold(clean_text(text)).startswith(fold(name)) and name:
             continue
-        if money_tokens(row.tokens, None) or _is_header(text) or text.endswith(":"):
+        if money_tokens(row.tokens, None) or is_header(text) or text.endswith(":"):
             break
         if not re.search(r"\w", text):
             continue  # specks of punctuation between address lines
