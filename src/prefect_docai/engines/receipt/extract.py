@@ -27,6 +27,7 @@ from prefect_docai.models.results import (
 )
 
 _I = re.IGNORECASE
+_US_ADDRESS = re.compile(r",\s*[A-Z]{2}\s+\d{5}(?:-\d{4})?\s*$")
 _TIME = re.compile(r"\b(\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp][Mm])?)\b")
 _QTY_X = re.compile(r"^(\d+(?:[.,]\d+)?)\s*[xX×@*]$|^[xX×@*]$")
 
@@ -113,10 +114,12 @@ def extract_receipt(layouts: Sequence[PageLayout]) -> ReceiptResult:
         )
     vat, _ = vat_ids(layouts)
     receipt_currency = currency(rows)
-    # US receipts print month-first dates; an impossible month still flips back.
-    date, time = receipt_date_time(
-        rows, month_first=receipt_currency is not None and receipt_currency.value == "USD"
+    # US receipts print month-first dates (an impossible month still flips back): known by
+    # the dollar or by a "City, ST 12345" address.
+    us = (receipt_currency is not None and receipt_currency.value == "USD") or (
+        address is not None and bool(_US_ADDRESS.search(str(address.value)))
     )
+    date, time = receipt_date_time(rows, month_first=us)
     sums = totals(rows, separator)
     total = sums["total"]
     last_item_row = len(rows)

@@ -54,9 +54,11 @@ def _words(tokens: Sequence[Token]) -> list[Token]:
 def _skip(row: Row) -> bool:
     text = L.row_label(row)
     return bool(
-        L.TOTAL.search(text) or L.SUBTOTAL.search(text) or L.TAX.search(text)
-        or L.CASH.search(text) or L.CARD.search(text) or L.CHANGE.search(text)
-        or L.ROUNDING.search(text) or NOISE.search(row.text) or _COUNT.search(text)
+        any(
+            L.leads(pattern, text)
+            for pattern in (L.TOTAL, L.SUBTOTAL, L.TAX, L.CASH, L.CARD, L.CHANGE, L.ROUNDING)
+        )
+        or NOISE.search(row.text) or _COUNT.search(text)
         or is_header(row.text)
     )
 
@@ -95,7 +97,9 @@ def find_items(
             left = [t for segment in row.segments[:-1] for t in segment.tokens]
         else:
             left = list(tokens)
-        description = _words(left)
+        words = _words(left)
+        # The description runs from its first word: a leading count or code is not part.
+        description = left[left.index(words[0]) :] if words else []
         if description and tokens[0].bbox[0] > margin:
             description = []  # centred text or specks right of the item column
         if not started:

@@ -105,3 +105,9 @@ def repair_words(text: str) -> str:
 
 def row_label(row: Row) -> str:
     return repair_words(row.text)
+
+
+def leads(pattern: re.Pattern[str], label: str, words: int = 2) -> bool:
+    """The keyword within the first words of a label: "Milk chocolate bar 2.19" is an item,
+    "Bar 20,00" a payment."""
+    return bool(pattern.search(" ".join(label.split(" ")[:words])))

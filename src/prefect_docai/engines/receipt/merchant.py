@@ -21,9 +21,10 @@ from prefect_docai.engines.parsing.layout import Row, Token, fold
 _I = re.IGNORECASE
 NOISE = re.compile(
     r"\btel\b|telefon|phone|\bfax\b|www\.|@|gst\s*(?:ref\.?\s*)?(?:id|reg|no)|reg\.?\s*no|"
-    r"co\.?\s*(?:no|reg)|company\s*no|invoice|receipt|rechnung|beleg|kassenbon|quittung|"
-    r"bon\b|cashier|kasse|welcome|willkommen|thank|danke|date|datum|time|uhrzeit|table|"
-    r"tisch|st\.?-?nr|ust-?id|uid|steuer|salesperson|counter|terminal|member",
+    r"\bco\.?\s*(?:no|reg)\b|company\s*no|invoice|receipt|rechnung|\bbeleg|kassenbon|"
+    r"quittung|\bbon\b|bon-?nr|cashier|\bkasse\b|welcome|willkommen|thank|danke|\bdate\b|"
+    r"\bdatum\b|\btime\b|uhrzeit|\btable\b|\btisch\b|st\.?-?nr|ust-?id|\buid\b|steuer|"
+    r"salesperson|\bcounter\b|terminal|\bmember\b",
     _I,
 )
 _HEADER_WORDS = re.compile(

@@ -161,7 +161,7 @@ def analyse_totals(rows: Sequence[Row], separator: str | None) -> TotalAnalysis:
         if L.ROUNDING.search(text):
             roundings.append(last)
             continue
-        if L.CHANGE.search(text):
+        if L.leads(L.CHANGE, text):
             changes.append(last)
             continue
         if L.TOTAL.search(text) and not L.NOT_TOTAL.search(text) and 0 < last.value < MAX_TOTAL:
@@ -172,10 +172,10 @@ def analyse_totals(rows: Sequence[Row], separator: str | None) -> TotalAnalysis:
                 strength -= 0.35
             propose(last, strength, "total line")
             continue
-        if L.CARD.search(text) and not L.TAX.search(text):
+        if L.leads(L.CARD, text) and not L.TAX.search(text):
             cards.append(last)
             continue
-        if L.TENDERED.search(text):
+        if L.leads(L.TENDERED, text):
             tendered.append(last)
             continue
         if L.TAX.search(text) and tax is None and index < table_start and not re.search(
