@@ -81,6 +81,9 @@ def _has_postcode(text: str) -> bool:
     return not re.search(r"\d", found[1]) and not _LOT.search(head)
 
 
+_SDN_BHD = re.compile(r"\b[S5][O0D][NH]\.?\s*[B8][HN][DO0]\b", _I)
+
+
 def clean_text(text: str) -> str:
     """Printed text with OCR debris removed: stray quote marks at word edges, a bracket
     read for "l" after a lowercase letter, legal forms the OCR garbled ("SON BHD", "5/8")."""
@@ -91,8 +94,7 @@ def clean_text(text: str) -> str:
         if word:
             words.append(word)
     value = " ".join(words)
-    value = re.sub(r"\b[S5][O0D][NH]\.?\s*[B8][HN][DO0]\b", "SDN BHD", value)
-    value = re.sub(r"\b[Ss5][O0Dd][Nn]\.?\s*[Bb8][Hh][DdOo0]\b", "Sdn Bhd", value)
+    value = _SDN_BHD.sub(lambda m: "Sdn Bhd" if m[0][1:].islower() else "SDN BHD", value)
     value = re.sub(r"(?<=\s)[S5]/[B8]\b", "S/B", value)
     return value
 
@@ -154,9 +156,10 @@ def _name_tokens(rows: Sequence[Row], chosen: Row) -> list[Token]:
     if not re.search(r"[^\W\d_]{2,}", rest) and index > 0 and _is_name_row(rows[index - 1]):
         # "(SETIA ALAM) SDN BHD" under "AIK HUAT HARDWARE ENTERPRISE": one name, two lines.
         tokens = [*rows[index - 1].tokens, *tokens]
-    elif index + 1 < len(rows) and not forms:
-        below = clean_text(rows[index + 1].text)
-        if COMPANY.fullmatch(re.sub(r"^\(\w{1,3}\)\s*", "", below).strip()):
+    elif index + 1 < len(rows):
+        # "AIK HUAT HARDWARE ENTERPRISE" over "(SETIA ALAM) SDN BHD" or "(M) SDN BHD".
+        below = re.sub(r"\([^)]*\)", " ", clean_text(rows[index + 1].text)).strip()
+        if below and COMPANY.fullmatch(below):
             tokens = [*tokens, *rows[index + 1].tokens]
     return tokens
 
@@ -190,7 +193,10 @@ def merchant(rows: Sequence[Row]) -> tuple[Candidate | None, Candidate | None, i
     name_tokens = tuple(_name_tokens(rows, chosen))
     raw = " ".join(t.text for t in name_tokens)
     name = _TRAILING_REG.sub("", clean_text(raw)).strip(" ,;:-") or None
-    start = rows.index(chosen) + 1
+    last_name_token = name_tokens[-1]
+    start = next(
+        (i for i, row in enumerate(rows) if last_name_token in row.tokens), rows.index(chosen)
+    ) + 1
     address = _address(rows, start, name or "")
     if name is None or (address is None and strength < 0.7):
         # A lone line without a company word and no address under it is more likely a

@@ -1,0 +1,277 @@
+"""Receipt field rules on small hand-built layouts: the OCR-damaged shapes real till
+receipts come back in (split amounts, glued currency prefixes, garbled keywords and dates,
+one-line merchant + branch, reg-number lines), without running Tesseract."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+import pytest
+
+from prefect_docai.engines.parsing.layout import PageLayout, Row, Token, build_layout
+from prefect_docai.engines.receipt.dates import receipt_date
+from prefect_docai.engines.receipt.extract import extract_receipt
+from prefect_docai.engines.receipt.items import find_items
+from prefect_docai.engines.receipt.labels import repair_words
+from prefect_docai.engines.receipt.merchant import clean_text, merchant
+from prefect_docai.engines.receipt.totals import analyse_totals
+
+CHAR = 0.011
+LINE = 0.025
+
+
+def layout(lines: list[str | tuple[str, ...]], *, width: float = 0.9) -> PageLayout:
+    """A receipt page: each line is one left-aligned string, or segments spread across the
+    line with the last flush right (label … amount)."""
+    tokens: list[Token] = []
+    for number, line in enumerate(lines):
+        y = 0.03 + number * LINE
+        segments = (line,) if isinstance(line, str) else line
+        starts = [0.05] if len(segments) == 1 else [
+            0.05 + i * (width - 0.05) / len(segments) for i in range(len(segments))
+        ]
+        for position, (segment, start) in enumerate(zip(segments, starts, strict=True)):
+            words = segment.split()
+            length = len(segment) * CHAR
+            x = width - length if position == len(segments) - 1 and position > 0 else start
+            for word in words:
+                x1 = x + len(word) * CHAR
+                tokens.append(Token(word, (x, y, x1, y + 0.012), 0.9, 1))
+                x = x1 + CHAR
+    return build_layout(1, tokens, 0.5, "ocr")
+
+
+def rows_of(lines: list[str | tuple[str, ...]]) -> list[Row]:
+    return layout(lines).rows
+
+
+def total_of(lines: list[str | tuple[str, ...]], separator: str | None = ".") -> Decimal | None:
+    found = analyse_totals(rows_of(lines), separator).total
+    return None if found is None else Decimal(str(found.value))
+
+
+# --- totals -------------------------------------------------------------------------
+
+
+def test_glued_currency_prefix_loses_to_the_repeated_reading() -> None:
+    # "RM8.20" read as "$8.20" on one line and as "58.20" on the "Nett Total" line.
+    lines: list[str | tuple[str, ...]] = [
+        ("Vegetable", "7.10"),
+        ("Rice", "1.10"),
+        ("Total Amount:", "$8.20"),
+        ("GST @0%:", "0.00"),
+        ("Nett Total:", "58.20"),
+        ("CASH", "$8.20"),
+        ("Change", "0.00"),
+    ]
+    assert total_of(lines) == Decimal("8.20")
+
+
+def test_subtotal_plus_tax_beats_the_tax_table_total_row() -> None:
+    lines: list[str | tuple[str, ...]] = [
+        ("TAPE 18MM", "6.60"),
+        ("CORRECTION PEN", "10.38"),
+        ("SUB-", "16.98"),
+        ("TOTAL TAX", "1.02"),
+        ("~", "18.00"),
+        ("CHANGE", "0.00"),
+        "GST SUMMARY",
+        ("SR", "6.00", "16.98", "1.02"),
+        ("TOTAL:", "16.98", "1.02"),
+    ]
+    assert total_of(lines) == Decimal("18.00")
+
+
+def test_split_amount_and_tendered_minus_change_outvote_a_misread_net_line() -> None:
+    lines: list[str | tuple[str, ...]] = [
+        ("MILK THISTLE", "72.35"),
+        ("TRILON CRM", "7.00"),
+        ("TOTAL (Including GST)", "79. 35"),
+        ("ROUNDING", "0.00"),
+        ("NET", "179.35"),
+        ("TENDER", "100.00"),
+        ("CHANGE/BALANCE", "20.65"),
+    ]
+    assert total_of(lines) == Decimal("79.35")
+
+
+def test_garbled_total_keyword_and_cash_change_in_german() -> None:
+    lines: list[str | tuple[str, ...]] = [
+        ("Bananen", "0,19 A"),
+        ("Rum", "9,69 B"),
+        ("T OT Al", "19,58"),
+        ("Bar", "20,00"),
+        ("Rückgeld", "-0,42"),
+        ("MWST", "Netto", "Brutto"),
+        ("Summe", "1,91", "17,67", "19,98"),
+    ]
+    assert total_of(lines, ",") == Decimal("19.58")
+
+
+def test_tax_table_sum_is_not_preferred_over_the_card_payment() -> None:
+    lines: list[str | tuple[str, ...]] = [
+        ("KIWI", "1,99"),
+        ("Mastercard", "EUR 12,07"),
+        ("MwSt", "Netto", "Brutto"),
+        ("Summe", "1,91", "10,16", "12,01"),
+    ]
+    assert total_of(lines, ",") == Decimal("12.07")
+
+
+@pytest.mark.parametrize(
+    ("damaged", "repaired"),
+    [("T0TAL", "total"), ("TOTAI", "total"), ("6ST @6%", "gst @6%"), ("T OT Al", "total"),
+     ("Service Charge", "service charge")],
+)
+def test_keyword_repair(damaged: str, repaired: str) -> None:
+    assert repair_words(damaged) == repaired
+
+
+# --- dates --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("05 May 18 18:06:40", "2018-05-05"),
+        ("Date: 30-Apr-18 12:01", "2018-04-30"),
+        ("Date: 30/64/2018", "2018-04-30"),
+        ("Date: 3O/O4/2018", "2018-04-30"),
+        ("Datum: 3004/2018", "2018-04-30"),
+        ("Date : O1- “06 aa 18: at: 08", "2018-06-01"),
+        ("01.06.2018 15:20", "2018-06-01"),
+    ],
+)
+def test_damaged_dates(line: str, expected: str) -> None:
+    found = receipt_date(rows_of(["SHOP SDN BHD", line]), today=date(2024, 1, 1))
+    assert found is not None and found.value == expected
+
+
+def test_purchase_date_wins_over_expiry_and_future_dates() -> None:
+    rows = rows_of([
+        "Voucher valid until 31/12/2019",
+        "Date: 14/03/2019 10:22",
+        "Next visit 01/01/2031",
+    ])
+    found = receipt_date(rows, today=date(2024, 1, 1))
+    assert found is not None and found.value == "2019-03-14"
+    assert receipt_date(rows_of(["01/01/2031"]), today=date(2024, 1, 1)) is None
+
+
+# --- merchant and address -----------------------------------------------------------
+
+
+def test_name_ends_at_its_legal_form_and_address_follows() -> None:
+    rows = rows_of([
+        "EIGHT OUNCE COFFEE CO. THE GARDENS MALL",
+        "F.KO6, First Floor, The Gardens Mall,",
+        "Mid Valley City, Lingkaran Syed Putra,",
+        "59200 Kuala Lumpur.",
+        "GST No. 002063339520",
+    ])
+    name, address, _ = merchant(rows)
+    assert name is not None and name.value == "EIGHT OUNCE COFFEE CO."
+    assert address is not None and address.value == (
+        "F.K06, First Floor, The Gardens Mall, Mid Valley City, Lingkaran Syed Putra, "
+        "59200 Kuala Lumpur."
+    )
+
+
+def test_two_line_name_and_reg_number_and_date_before_the_address() -> None:
+    rows = rows_of([
+        "AIK HUAT HARDWARE ENTERPRISE",
+        "(SETIA ALAM) SDN BHD",
+        "30 Mar 2018 18:17",
+        "(867388-U)",
+        "NO. 17-G, JALAN SETIA INDAH,",
+        "40170 SHAH ALAM,",
+        "SELANGOR",
+        "TEL: 012-6651 783",
+    ])
+    name, address, _ = merchant(rows)
+    assert name is not None and name.value == "AIK HUAT HARDWARE ENTERPRISE (SETIA ALAM) SDN BHD"
+    assert address is not None
+    assert address.value == "NO. 17-G, JALAN SETIA INDAH, 40170 SHAH ALAM, SELANGOR"
+
+
+def test_lot_number_is_not_a_postcode() -> None:
+    rows = rows_of([
+        "99 SPEED MART 5/8 (519537-X)",
+        "LOT P.T, 33198, BATU 4",
+        "JALAN KAPAR, MUKIM KAPAR",
+        "42100 KLANG, SELANGOR",
+        "GST ID. NO: 000181747712",
+    ])
+    name, address, _ = merchant(rows)
+    assert name is not None and name.value == "99 SPEED MART S/B"
+    assert address is not None
+    assert address.value == "LOT P.T, 33198, BATU 4 JALAN KAPAR, MUKIM KAPAR 42100 KLANG, SELANGOR"
+
+
+def test_no_merchant_rather_than_a_table_header_or_debris() -> None:
+    rows = rows_of([
+        "TAX INVOICE",
+        "RECEIPT #2 CS00031180 DATE: 04/12/2017",
+        ("ITEM", "QTY", "WP", "AMOUNT"),
+        ("12089", "2", "3.50", "7.00"),
+    ])
+    name, address, _ = merchant(rows)
+    assert name is None and address is None
+    assert merchant(rows_of(["SERSY EN", "TEL: 612 6635", "ids Si his", "CASH:"]))[0] is None
+
+
+@pytest.mark.parametrize(
+    ("ocr", "clean"),
+    [("DE LUXE CIRCLE FRESH MART SON BHD", "DE LUXE CIRCLE FRESH MART SDN BHD"),
+     ("BHPetro] Palekbang", "BHPetrol Palekbang"),
+     ("LOT PT 1138 ‚PT 33122,", "LOT PT 1138 PT 33122,")],
+)
+def test_ocr_debris_in_names(ocr: str, clean: str) -> None:
+    assert clean_text(ocr) == clean
+
+
+# --- items --------------------------------------------------------------------------
+
+
+def test_items_with_unreadable_amounts_and_quantity_lines() -> None:
+    rows = rows_of([
+        "Pohlweg 110",
+        "33100 Paderborn",
+        ("WÜRFELZUCKER", "0,89 C"),
+        ("KAMILLENTEE", "Dida."),
+        "Toilettenpapier 8 Rollen",
+        ("3 x 3,79", "11,37 A"),
+        ("Milk chocolate bar", "2,19 A"),
+        ("Bananen", "0,19 A"),
+        ("0,162 kg x 1,15 EUR/kg", ""),
+        ("SUMME EUR", "14,64"),
+    ])
+    rows = [r for r in rows if r.text.strip()]
+    found = find_items(rows, ",", 1, len(rows) - 1)
+    assert [i.description.value for i in found if i.description] == [
+        "WÜRFELZUCKER", "KAMILLENTEE", "Toilettenpapier 8 Rollen", "Milk chocolate bar", "Bananen",
+    ]
+    assert [i.amount.value if i.amount else None for i in found] == [
+        "0.89", None, "11.37", "2.19", "0.19",
+    ]
+    assert found[2].quantity is not None and found[2].quantity.value == "3"
+    assert found[2].unit_price is not None and found[2].unit_price.value == "3.79"
+    assert found[4].quantity is not None and found[4].quantity.value == "0.162"
+
+
+def test_items_sum_check_needs_every_amount() -> None:
+    result = extract_receipt([layout([
+        "KIOSK MARKT",
+        "Hauptstr. 5",
+        "33100 Paderborn",
+        ("Zeitung", "2,50 A"),
+        ("Kaffee", "Dida."),
+        ("SUMME EUR", "4,50"),
+        ("Bar", "5,00"),
+        ("Rückgeld", "0,50"),
+        "Datum 03.02.2020 10:11",
+    ])])
+    assert result.total is not None and result.total.value == "4.50"
+    assert len(result.items) == 2 and result.checks.items_sum_to_total is None
+    assert result.date is not None and result.date.value == "2020-02-03"
