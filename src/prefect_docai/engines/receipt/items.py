@@ -98,8 +98,20 @@ def find_items(
         else:
             left = list(tokens)
         words = _words(left)
-        # The description runs from its first word: a leading count or code is not part.
-        description = left[left.index(words[0]) :] if words else []
+        # The description runs from its first word (a leading count or code is not part)
+        # to the end of its column: later segments without words are quantity and price.
+        lettered = [t for t in left if re.search(r"[^\W\d_]", t.text)]
+        description = left[left.index(lettered[0]) :] if words else []
+        if description and len(row.segments) >= 2:
+            kept: list[Token] = []
+            for segment in row.segments:
+                inside = [t for t in segment.tokens if t in description]
+                if not inside:
+                    continue
+                if kept and not _words(inside):
+                    break
+                kept.extend(inside)
+            description = kept
         if description and tokens[0].bbox[0] > margin:
             description = []  # centred text or specks right of the item column
         if not started:
@@ -143,8 +155,9 @@ def find_items(
         if amount is not None and amount.value == 0 and L.DISCOUNT.search(L.row_label(row)):
             continue  # "Discount 0.00": no line of its own
         item = _Item(description=description, amount=amount)
-        if amount is not None and len(amounts) >= 2:
-            _in_row_quantity(item, row, amounts)
+        every = row_amounts(row, index, separator)
+        if amount is not None and len(every) >= 2:
+            _in_row_quantity(item, row, every)
         found.append(item)
         pending = []
     return [_result(item) for item in found]
