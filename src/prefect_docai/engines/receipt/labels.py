@@ -49,7 +49,7 @@ CARD = re.compile(
 DISCOUNT = re.compile(r"discount|disc\b|rabatt|coupon|voucher|nachlass", _I)
 TAX_TABLE = re.compile(
     r"(?:gst|tax|vat|mwst)\s*(?:summary|analysis)|summary|netto.*brutto|brutto.*netto|"
-    r"tax\s*code|mwst\s*%",
+    r"tax\s*code|mwst\s*%|^(?:mwst|ust|vat)\b.*\bnetto\b|netto\s+(?:steuer|mwst)",
     _I,
 )
 """A header over the tax summary: its "Total" rows restate bases and taxes, not the total."""

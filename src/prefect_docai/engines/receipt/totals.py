@@ -186,6 +186,18 @@ def analyse_totals(rows: Sequence[Row], separator: str | None) -> TotalAnalysis:
         if re.search(r"service|srv|svc|charge|bedienung", text) and index < table_start:
             extras.append(last)
 
+    # The tax table's gross column: net + tax = gross on a row; the largest such gross is
+    # the total when one rate applies (or on the table's sum row).
+    table = [a for a in every if a.row > table_start and a.value > 0]
+    grosses = [
+        c for c in table
+        if any(_near(x.value + y.value, c.value) for x in table for y in table
+               if x is not y and x is not c and y is not c and x.row >= c.row - 1)
+    ]
+    if grosses:
+        gross = max(grosses, key=lambda a: a.value)
+        propose(gross, 0.0, "tax table gross")
+        evidence[gross.value].support += 0.5
     # Restatements of the total.
     for card in cards:
         if card.value > 0:
@@ -252,8 +264,21 @@ def analyse_totals(rows: Sequence[Row], separator: str | None) -> TotalAnalysis:
             confidence = max(0.4, min(0.95, 0.45 + score / 3))
             total = Candidate(value, entry.amount.tokens, confidence, entry.amount.raw)
     if total is None and every:
-        # No keyword and no relation: the largest plausible amount, low confidence.
-        largest = max((a for a in every if a.value > 0), key=lambda a: a.value, default=None)
+        # No keyword and no relation: the largest plausible amount, low confidence, among
+        # amounts standing in the right-hand amount column (a "3 x 3,69" unit price or a
+        # tax-table base on the left is no total, however large).
+        left = min(r.bbox[0] for r in rows)
+        right = max(r.bbox[2] for r in rows)
+        edge = left + 0.6 * (right - left)
+        largest = max(
+            (
+                a for a in every
+                if a.value > 0 and a.tokens[-1].bbox[2] >= edge and a is amounts[a.row][-1]
+                and a.row < table_start
+            ),
+            key=lambda a: a.value,
+            default=None,
+        )
         if largest is not None:
             total = Candidate(largest.value, largest.tokens, 0.45, largest.raw)
     ranked = sorted(((sc, v, e.reasons) for sc, v, e in scored), key=lambda s: -s[0])
