@@ -119,6 +119,19 @@ def test_tax_table_sum_is_not_preferred_over_the_card_payment() -> None:
     assert total_of(lines, ",") == Decimal("12.07")
 
 
+def test_total_after_the_rounding_line_is_the_final_one() -> None:
+    lines: list[str | tuple[str, ...]] = [
+        ("Dry Curry", "12.28"),
+        ("Sub Total", "24.46"),
+        ("10% Srv Chg:", "2.45"),
+        ("GST @6%", "1.61"),
+        ("Total:", "28.52"),
+        ("Rounding:", "-0.02"),
+        ("Total:", "28.50"),
+    ]
+    assert total_of(lines) == Decimal("28.50")
+
+
 @pytest.mark.parametrize(
     ("damaged", "repaired"),
     [("T0TAL", "total"), ("TOTAI", "total"), ("6ST @6%", "gst @6%"), ("T OT Al", "total"),
@@ -193,6 +206,19 @@ def test_two_line_name_and_reg_number_and_date_before_the_address() -> None:
     assert name is not None and name.value == "AIK HUAT HARDWARE ENTERPRISE (SETIA ALAM) SDN BHD"
     assert address is not None
     assert address.value == "NO. 17-G, JALAN SETIA INDAH, 40170 SHAH ALAM, SELANGOR"
+
+
+def test_phone_on_the_postcode_line_ends_the_address() -> None:
+    rows = rows_of([
+        "TEO HENG STATIONERY & BOOKS",
+        "(001451637-M)",
+        "NO. 53, JALAN BESAR,",
+        "45600 BATANG BERJUNTAI TEL: 03-3271 9872",
+        "GST No. : 000689913856",
+    ])
+    name, address, _ = merchant(rows)
+    assert name is not None and name.value == "TEO HENG STATIONERY & BOOKS"
+    assert address is not None and address.value == "NO. 53, JALAN BESAR, 45600 BATANG BERJUNTAI"
 
 
 def test_lot_number_is_not_a_postcode() -> None:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from prefect_docai.engines.invoice.candidates import Candidate, date_in, money_tokens
 from prefect_docai.engines.invoice.parties import postcode_city
-from prefect_docai.engines.parsing.layout import Row, Token, fold
+from prefect_docai.engines.parsing.layout import Row, Segment, Token, fold
 
 _I = re.IGNORECASE
 NOISE = re.compile(
@@ -205,6 +205,20 @@ def merchant(rows: Sequence[Row]) -> tuple[Candidate | None, Candidate | None, i
     return Candidate(name, name_tokens, strength, raw), address, start - 1
 
 
+def _tokens_before(row: Row, end: int) -> list[Token]:
+    """The row's tokens that start before character ``end`` of :attr:`Row.text`."""
+    kept: list[Token] = []
+    position = 0
+    for segment in row.segments:
+        for token in segment.tokens:
+            if position + len(token.text) > end:
+                return kept
+            kept.append(token)
+            position += len(token.text) + 1
+        position += 1  # segments are joined with two blanks
+    return kept
+
+
 def _address(rows: Sequence[Row], start: int, name: str) -> Candidate | None:
     address_rows: list[Row] = []
     for position in range(start, min(len(rows), start + 7)):
@@ -214,7 +228,14 @@ def _address(rows: Sequence[Row], start: int, name: str) -> Candidate | None:
             if address_rows:
                 break
             continue
-        if NOISE.search(text) or date_in(row.tokens) is not None or re.search(
+        noise = NOISE.search(text)
+        if noise is not None and noise.start() > 0 and _has_postcode(text[: noise.start()]):
+            # "81300 SKUDAI, JOHOR. TEL: 07-5212": the address ends where the phone begins.
+            head = _tokens_before(row, noise.start())
+            if head:
+                address_rows.append(Row(row.page, row.index, [Segment(head, row.page, row.index)]))
+            break
+        if noise or date_in(row.tokens) is not None or re.search(
             r"\d{1,2}[./-]\d{1,2}[./-]\d{2,4}", text
         ):
             if address_rows:

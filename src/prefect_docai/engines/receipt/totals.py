@@ -170,6 +170,8 @@ def analyse_totals(rows: Sequence[Row], separator: str | None) -> TotalAnalysis:
                 # "Summe 1,91 17,67 19,58" or a row under "GST Summary": the tax table
                 # restates bases and taxes; its sum is weak evidence.
                 strength -= 0.35
+            if any(r.value != 0 and r.row < index for r in roundings):
+                strength += 0.1  # the total restated after a rounding line is the final one
             propose(last, strength, "total line")
             continue
         if L.leads(L.CARD, text) and not L.TAX.search(text):
