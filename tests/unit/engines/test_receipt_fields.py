@@ -14,7 +14,7 @@ from prefect_docai.engines.receipt.dates import receipt_date
 from prefect_docai.engines.receipt.extract import extract_receipt
 from prefect_docai.engines.receipt.items import find_items
 from prefect_docai.engines.receipt.labels import repair_words
-from prefect_docai.engines.receipt.merchant import clean_text, merchant
+from prefect_docai.engines.receipt.merchant import clean_text, correct_address_words, merchant
 from prefect_docai.engines.receipt.totals import analyse_totals
 
 CHAR = 0.011
@@ -255,6 +255,18 @@ def test_no_merchant_rather_than_a_table_header_or_debris() -> None:
 )
 def test_ocr_debris_in_names(ocr: str, clean: str) -> None:
     assert clean_text(ocr) == clean
+
+
+@pytest.mark.parametrize(
+    ("ocr", "clean"),
+    [("No, 89&91, Jalan Utarna, Taman Mutia Rini, 81300 Skudai, Johor.",
+      "No, 89&91, Jalan Utama, Taman Mutia Rini, 81300 Skudai, Johor."),
+     ("12, JAIAN TAMPOI 7/4, 81200 Johor Bahru, Joher", "12, JALAN TAMPOI 7/4, 81200 Johor Bahru, Johor"),
+     ("43200 Cheras, Selangoı", "43200 Cheras, Selangor"),
+     ("Joher Street 5, Leeds", "Joher Street 5, Leeds")],
+)
+def test_address_words_restored(ocr: str, clean: str) -> None:
+    assert correct_address_words(ocr) == clean
 
 
 # --- items --------------------------------------------------------------------------

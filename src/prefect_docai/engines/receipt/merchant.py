@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from prefect_docai.engines.invoice.candidates import Candidate, date_in, money_tokens
 from prefect_docai.engines.invoice.parties import postcode_city
 from prefect_docai.engines.parsing.layout import Row, Segment, Token, fold
+from prefect_docai.engines.receipt import labels as L
 
 _I = re.IGNORECASE
 NOISE = re.compile(
@@ -103,6 +104,51 @@ def _clean_address(text: str) -> str:
     value = clean_text(text)
     # "F.KO6": a capital O between a letter and a digit is a zero in a unit number.
     return re.sub(r"(?<=[A-Z])O(?=\d)", "0", value)
+
+
+_ADDRESS_WORDS = (
+    "jalan", "taman", "bandar", "utama", "kawasan", "perindustrian", "seksyen", "lorong",
+    "batu", "kampung", "mukim", "persiaran", "lebuh", "lebuhraya", "pusat", "bangunan",
+    "wisma", "plaza", "kompleks", "medan", "desa", "indah", "jaya", "baru", "bukit",
+    "sungai", "seri", "darul", "ehsan", "takzim", "kuala", "lumpur", "petaling", "shah",
+    "alam", "klang", "bahru", "floor", "ground", "first", "street", "road",
+    "straße", "strasse", "platz", "weg", "allee",
+)
+_STATES = (
+    "johor", "kedah", "kelantan", "melaka", "pahang", "perak", "perlis", "penang", "sabah",
+    "sarawak", "selangor", "terengganu", "labuan", "putrajaya", "sembilan", "negeri",
+)
+_FOLDED_ADDRESS_WORDS = {L.confusion_fold(w): w for w in (*_ADDRESS_WORDS, *_STATES)}
+
+
+def _restore_case(word: str, like: str) -> str:
+    if like.isupper():
+        return word.upper()
+    return word.capitalize() if like[:1].isupper() else word
+
+
+def correct_address_words(text: str) -> str:
+    """Address words OCR garbled back to the word they fold onto ("Utarna" → "Utama",
+    "Jaian" → "Jalan"); the state at the end of the address also within one letter
+    ("Joher" → "Johor", "Selangoı" → "Selangor")."""
+    from rapidfuzz import fuzz, process
+
+    words = text.split(" ")
+    out: list[str] = []
+    for position, word in enumerate(words):
+        match = re.fullmatch(r"(\W*)([^\W\d_]{4,})(\W*)", word)
+        if match is None:
+            out.append(word)
+            continue
+        lead, core, trail = match.groups()
+        lower = core.lower()
+        known = lower in _FOLDED_ADDRESS_WORDS.values()
+        fixed = None if known else _FOLDED_ADDRESS_WORDS.get(L.confusion_fold(core))
+        if fixed is None and not known and position >= len(words) - 3 and len(core) >= 5:
+            best = process.extractOne(lower, _STATES, scorer=fuzz.ratio, score_cutoff=80)
+            fixed = best[0] if best is not None else None
+        out.append(lead + _restore_case(fixed, core) + trail if fixed else word)
+    return " ".join(out)
 
 
 def is_header(text: str) -> bool:
@@ -265,5 +311,5 @@ def _address(rows: Sequence[Row], start: int, name: str) -> Candidate | None:
         # is a slogan or OCR debris.
         return None
     tokens = tuple(t for r in address_rows for t in r.tokens)
-    text = " ".join(_clean_address(r.text) for r in address_rows)
+    text = correct_address_words(" ".join(_clean_address(r.text) for r in address_rows))
     return Candidate(text, tokens, 0.6, "\n".join(r.text for r in address_rows))
