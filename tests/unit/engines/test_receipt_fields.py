@@ -132,6 +132,17 @@ def test_total_after_the_rounding_line_is_the_final_one() -> None:
     assert total_of(lines) == Decimal("28.50")
 
 
+def test_total_inclusive_of_tax_is_a_total_line() -> None:
+    lines: list[str | tuple[str, ...]] = [
+        ("COMPRESSOR OIL", "25.85"),
+        ("Total Sales (Excluding GST)", "24.39"),
+        ("Total GST", "1.46"),
+        ("Total Incl. GST @6%", "25.85"),
+        ("Cash", "50.00"),
+    ]
+    assert total_of(lines) == Decimal("25.85")
+
+
 @pytest.mark.parametrize(
     ("damaged", "repaired"),
     [("T0TAL", "total"), ("TOTAI", "total"), ("6ST @6%", "gst @6%"), ("T OT Al", "total"),

@@ -28,10 +28,21 @@ STRONG_TOTAL = re.compile(
 NOT_TOTAL = re.compile(
     r"sub\s*-?total|zwischensumme|total\s*(?:qty|quantity|items?|excl|gst|tax|vat|discount|"
     r"saving|disc)|excl|qty|quantity|anzahl|artikel|items?\b|rounding|rundung|netto|mwst|ust\b|"
-    r"steuer|gst\s|tax\s|supplies|change|wechselgeld|rückgeld|r[uü]ckgeld|cash\b|tendered|"
-    r"gegeben|points?|saving",
+    r"steuer|gst\s|tax\s|(?:gst|tax|vat)\s*total|supplies|change|wechselgeld|rückgeld|"
+    r"r[uü]ckgeld|cash\b|tendered|gegeben|points?|saving",
     _I,
 )
+_INCLUDED_TAX = re.compile(
+    r"\b(?:incl(?:usive|uding)?|inc)\b\.?\s*(?:of\s*)?(?:\d+(?:[.,]\d+)?\s*%\s*)?"
+    r"(?:gst|tax|vat|mwst|ust)\b",
+    _I,
+)
+
+
+def not_total(label: str) -> bool:
+    """A keyword line that is not the total ("Total Qty", "Total GST", "Sub-Total");
+    "Total Inclusive GST" still is one."""
+    return bool(NOT_TOTAL.search(_INCLUDED_TAX.sub("incl", label)))
 SUBTOTAL = re.compile(r"sub\s*-?\s*(?:total|ttl)?\b|zwischensumme|subtotaal|sous[\s-]*total", _I)
 TAX = re.compile(r"\b(?:total\s*)?(?:gst|vat|mwst|ust|tax|tva|btw|steuer)\b", _I)
 ROUNDING = re.compile(r"round(?:ing)?\s*(?:adj)?|rundung", _I)

@@ -164,7 +164,7 @@ def analyse_totals(rows: Sequence[Row], separator: str | None) -> TotalAnalysis:
         if L.leads(L.CHANGE, text):
             changes.append(last)
             continue
-        if L.TOTAL.search(text) and not L.NOT_TOTAL.search(text) and 0 < last.value < MAX_TOTAL:
+        if L.TOTAL.search(text) and not L.not_total(text) and 0 < last.value < MAX_TOTAL:
             strength = 0.9 if L.STRONG_TOTAL.search(text) else 0.75
             if len(found) >= 3 or index > table_start:
                 # "Summe 1,91 17,67 19,58" or a row under "GST Summary": the tax table
