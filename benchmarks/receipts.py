@@ -1,6 +1,7 @@
 """ToolReceipt accuracy on the corpus: SROIE (merchant, address, date, total) and the
 German receipts (date, total); exact match after normalization (amounts 2 decimals, dates
-ISO, text case/space/punctuation-folded). Run: ``python -m benchmarks.receipts
+ISO, text case/space/punctuation-folded), plus how often the number of line items found
+equals the truth's item count (German receipts). Run: ``python -m benchmarks.receipts
 [--limit N] [--verbose]``.
 """
 
@@ -58,6 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     engine = ReceiptEngine()
     options = EngineOptions(languages=("deu", "eng"))
     counts: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0, 0]))
+    item_counts = [0, 0]  # receipts whose item count matches the truth, receipts with one
     started = time.monotonic()
     for doc in docs:
         group = "sroie" if doc["lang"] == "en" else "de"
@@ -79,6 +81,13 @@ def main(argv: list[str] | None = None) -> int:
         gold = {"merchant": doc["gt"].get("merchant"), "address": doc["gt"].get("merchant_address"),
                 "date": doc["gt"].get("date"), "total": doc["gt"].get("total")}
         misses = {}
+        if doc["gt"].get("item_count") is not None:
+            # Reported beside the F1 (not part of it): the truth has counts, not lines.
+            found = len(result.get("items") or [])
+            item_counts[1] += 1
+            item_counts[0] += found == doc["gt"]["item_count"]
+            if found != doc["gt"]["item_count"]:
+                misses["item_count"] = (doc["gt"]["item_count"], found)
         for field in fields:
             g, p = normalize(field, gold[field]), normalize(field, pred[field])
             c = counts[group][field]
@@ -106,6 +115,9 @@ def main(argv: list[str] | None = None) -> int:
             report["groups"][group]["fields"][field] = round(ff, 4)
             print(f"{group:<6} {field:<9} {ff:>6.3f}  {t}/{p}/{n}")
         print(f"{group:<6} {'micro':<9} {f1:>6.3f}  {tp}/{fp}/{fn}")
+    if item_counts[1]:
+        report["item_count_exact"] = round(item_counts[0] / item_counts[1], 4)
+        print(f"item count exact: {item_counts[0]}/{item_counts[1]}")
     print(f"{len(docs)} receipts in {elapsed:.0f}s")
     out_dir = ROOT / "benchmarks" / "results"
     out_dir.mkdir(parents=True, exist_ok=True)
