@@ -143,6 +143,20 @@ def test_total_inclusive_of_tax_is_a_total_line() -> None:
     assert total_of(lines) == Decimal("25.85")
 
 
+def test_total_from_the_tax_table_when_the_amount_column_is_lost() -> None:
+    # A photo whose right-hand column OCR lost: only the VAT table is left to read.
+    lines: list[str | tuple[str, ...]] = [
+        "Waschmittel",
+        "Butter 250g",
+        ("MwSt", "Netto", "Steuer", "Brutto"),
+        ("A 19 %", "33,21", "6,31", "39,52"),
+        ("B 7 %", "8,01", "0,56", "8,57"),
+    ]
+    assert total_of(lines, ",") == Decimal("48.09")
+    single = [*lines[:4]]
+    assert total_of(single, ",") == Decimal("39.52")
+
+
 @pytest.mark.parametrize(
     ("damaged", "repaired"),
     [("T0TAL", "total"), ("TOTAI", "total"), ("6ST @6%", "gst @6%"), ("T OT Al", "total"),

@@ -141,8 +141,8 @@ def analyse_totals(rows: Sequence[Row], separator: str | None) -> TotalAnalysis:
 
     def propose(amount: Amount, strength: float, reason: str) -> None:
         entry = evidence.setdefault(amount.value, _Evidence())
-        if strength > entry.label:
-            entry.label = strength
+        if strength > entry.label or entry.amount is None:
+            entry.label = max(entry.label, strength)
             entry.amount = amount
         entry.reasons.append(reason)
 
@@ -198,6 +198,15 @@ def analyse_totals(rows: Sequence[Row], separator: str | None) -> TotalAnalysis:
     ]
     if grosses:
         gross = max(grosses, key=lambda a: a.value)
+        rates = {a.row: a for a in grosses if a is not gross}
+        if len(rates) >= 1 and not _near(sum(a.value for a in rates.values()), gross.value):
+            # One gross per rate and no sum row: the total is their sum.
+            parts = [gross, *rates.values()]
+            gross = Amount(
+                sum((a.value for a in parts), Decimal(0)),
+                tuple(t for a in parts for t in a.tokens),
+                gross.row,
+            )
         propose(gross, 0.0, "tax table gross")
         evidence[gross.value].support += 0.5
     # Restatements of the total.
