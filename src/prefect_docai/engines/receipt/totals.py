@@ -199,7 +199,7 @@ def analyse_totals(rows: Sequence[Row], separator: str | None) -> TotalAnalysis:
     if grosses:
         gross = max(grosses, key=lambda a: a.value)
         rates = {a.row: a for a in grosses if a is not gross}
-        if len(rates) >= 1 and not _near(sum(a.value for a in rates.values()), gross.value):
+        if rates and not _near(sum((a.value for a in rates.values()), Decimal(0)), gross.value):
             # One gross per rate and no sum row: the total is their sum.
             parts = [gross, *rates.values()]
             gross = Amount(
