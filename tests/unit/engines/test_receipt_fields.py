@@ -157,6 +157,20 @@ def test_total_from_the_tax_table_when_the_amount_column_is_lost() -> None:
     assert total_of(single, ",") == Decimal("39.52")
 
 
+def test_amounts_on_their_own_rows_and_a_zero_rate_vat_table() -> None:
+    # A skewed photo: each amount lands on a row of its own under its keyword.
+    lines: list[str | tuple[str, ...]] = [
+        ("Bread", "2.15"),
+        "Cash tendered",
+        ("~", "50.00"),
+        "Change",
+        ("~", "2.85"),
+        ("VAT", "Net", "VAT", "Gross"),
+        ("A 0%", "47.15", "0.00", "47.15"),
+    ]
+    assert total_of(lines) == Decimal("47.15")
+
+
 @pytest.mark.parametrize(
     ("damaged", "repaired"),
     [("T0TAL", "total"), ("TOTAI", "total"), ("6ST @6%", "gst @6%"), ("T OT Al", "total"),

@@ -17,7 +17,8 @@ _I = re.IGNORECASE
 TOTAL = re.compile(
     r"\b(?:grand\s*total|total\s*(?:amount|due|sales|incl|inc|\(incl|rm|eur)|nett?\s*total|"
     r"rounded\s*total|total|summe|gesamt(?:summe|betrag)?|zu\s*zahlen|endbetrag|betrag|"
-    r"amount\s*due|balance\s*due|to\s*pay|payable|total\s*ttc|totaal|te\s*betalen|nett?)\b",
+    r"amount\s*due|balance\s*due|to\s*pay|payable|total\s*ttc|totaal|te\s*betalen)\b|"
+    r"^nett?\b(?=\W*(?:\(?(?:rm|eur|myr)\)?)?\W*[-\d.,\s]*$)",
     _I,
 )
 STRONG_TOTAL = re.compile(
@@ -60,7 +61,8 @@ CARD = re.compile(
 DISCOUNT = re.compile(r"discount|disc\b|rabatt|coupon|voucher|nachlass", _I)
 TAX_TABLE = re.compile(
     r"(?:gst|tax|vat|mwst)\s*(?:summary|analysis)|summary|netto.*brutto|brutto.*netto|"
-    r"tax\s*code|mwst\s*%|^(?:mwst|ust|vat)\b.*\bnetto\b|netto\s+(?:steuer|mwst)",
+    r"tax\s*code|mwst\s*%|^(?:mwst|ust|vat)\b.*\bnetto\b|netto\s+(?:steuer|mwst)|"
+    r"^(?:vat|gst|tax)\s+(?:net|amount)\b|\bnet\b.*\bgross\b",
     _I,
 )
 """A header over the tax summary: its "Total" rows restate bases and taxes, not the total."""

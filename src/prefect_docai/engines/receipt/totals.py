@@ -97,6 +97,18 @@ def _variants(value: Decimal) -> set[Decimal]:
     return found
 
 
+_KEYWORD = re.compile(
+    "|".join(p.pattern for p in (L.TOTAL, L.SUBTOTAL, L.CHANGE, L.TENDERED, L.CARD, L.ROUNDING)),
+    re.IGNORECASE,
+)
+
+
+def _amount_only(label: str) -> bool:
+    """A row holding an amount and at most a currency: "48,09", "RM 12.00", "€ 5,00"."""
+    rest = re.sub(r"\b(?:rm|eur|euro|myr|usd|gbp|chf)\b|[€$£:*.,\s\d-]", "", label)
+    return len(rest) <= 1
+
+
 def _near(a: Decimal, b: Decimal) -> bool:
     return abs(a - b) <= _CENT
 
@@ -147,10 +159,12 @@ def analyse_totals(rows: Sequence[Row], separator: str | None) -> TotalAnalysis:
         entry.reasons.append(reason)
 
     for index, (text, found) in enumerate(zip(labels, amounts, strict=True)):
-        if not found and index + 1 < len(rows) and L.TOTAL.search(text):
-            below = amounts[index + 1]
-            if below and len(rows[index + 1].tokens) <= 3 and not labels[index + 1].strip(" .:0123456789,"):
-                found = below
+        if not found and _KEYWORD.search(text):
+            # Skew or a wide gap put the amount on a row of its own, below or above.
+            for near in (index + 1, index - 1):
+                if 0 <= near < len(rows) and amounts[near] and _amount_only(labels[near]):
+                    found = amounts[near]
+                    break
         if not found:
             continue
         last = found[-1]
@@ -190,11 +204,14 @@ def analyse_totals(rows: Sequence[Row], separator: str | None) -> TotalAnalysis:
 
     # The tax table's gross column: net + tax = gross on a row; the largest such gross is
     # the total when one rate applies (or on the table's sum row).
-    table = [a for a in every if a.row > table_start and a.value > 0]
+    table = [a for row in amounts[table_start + 1 :] for a in row if a.value >= 0]
     grosses = [
         c for c in table
-        if any(_near(x.value + y.value, c.value) for x in table for y in table
-               if x is not y and x is not c and y is not c and x.row >= c.row - 1)
+        if c.value > 0 and any(
+            _near(x.value + y.value, c.value) for x in table for y in table
+            if x is not y and x is not c and y is not c and x.row >= c.row - 1
+            and (y.value > 0 or x.value == c.value)  # a zero rate: net = gross
+        )
     ]
     if grosses:
         gross = max(grosses, key=lambda a: a.value)
