@@ -352,3 +352,43 @@ def test_items_sum_check_needs_every_amount() -> None:
     assert result.total is not None and result.total.value == "4.50"
     assert len(result.items) == 2 and result.checks.items_sum_to_total is None
     assert result.date is not None and result.date.value == "2020-02-03"
+
+
+def test_item_description_under_its_amounts_row() -> None:
+    rows = rows_of([
+        ("Item", "Qty", "S/Price", "Amount"),
+        ("A139", "6", "18.02", "108.12"),
+        "BESI Y 10 (CQ)",
+        ("100135", "4", "8.48", "33.92"),
+        "BESI R 5.5 (CQ)",
+        ("Total Qty:", "10"),
+        ("Total Sales (Inclusive of GST) :", "142.04"),
+    ])
+    found = find_items(rows, ".", -1, len(rows) - 1)
+    assert [(i.description.value if i.description else None, i.amount.value if i.amount else None)
+            for i in found] == [("BESI Y 10 (CQ)", "108.12"), ("BESI R 5.5 (CQ)", "33.92")]
+    assert found[1].quantity is not None and found[1].quantity.value == "4"
+
+
+def test_items_without_any_readable_amount_end_at_the_card_slip() -> None:
+    # A photo that lost the amount column: descriptions stay, amounts are null, and the
+    # card slip below is no item.
+    rows = rows_of([
+        "Butter 250g",
+        "Cheddar mature",
+        "2x 0.99",
+        "Chicken breast",
+        "Contactless MASTERCARD",
+        "Auth code 205724",
+        "Thank you for shopping",
+    ])
+    found = find_items(rows, ".", -1, len(rows))
+    assert [i.description.value for i in found if i.description] == [
+        "Butter 250g", "Cheddar mature", "Chicken breast",
+    ]
+    assert all(i.amount is None for i in found)
+    priced = find_items(rows_of([
+        "Bananas", ("4 x 2.39", "9.56"), "Natural yoghurt", "2 x 0.99", "Card",
+    ]), ".", -1, 5)
+    assert [(i.amount.value if i.amount else None, i.unit_price.value if i.unit_price else None)
+            for i in priced] == [("9.56", "2.39"), (None, "0.99")]

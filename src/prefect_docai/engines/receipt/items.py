@@ -28,7 +28,8 @@ _UNIT_WORDS = re.compile(
     r"^(?:kg|g|l|stk|st|stck|x|eur|euro|eur/kg|euro/kg|/kg|pcs|pc|ea|rm|@|\*|=)$", re.IGNORECASE
 )
 _QTY_LINE = re.compile(
-    r"^\s*(?P<q>\d+(?:[.,]\d+)?)\s*(?:kg|stk|st|pcs|pc|x|×|\*|@)\s*(?:x|×|\*|@)?\s*"
+    r"^\s*(?P<q>\d+(?:[.,]\d+)?)\s*[°%'^]?\s*(?:kg|stk|st|pcs|pc|x|×|\*|@)[°%'^]?\s*"
+    r"(?:x|×|\*|@)?\s*"
     r"(?P<p>\d+[.,]\d{2})?",
     re.IGNORECASE,
 )
@@ -68,9 +69,15 @@ def find_items(
 ) -> list[ReceiptItem]:
     """Items between the merchant block (row ``first``) and the total (row ``last``)."""
     region = list(range(first + 1, min(last, len(rows))))
+    texts = [i for i in region if _words(rows[i].tokens) and not _skip(rows[i])]
+    if texts:
+        # The items end at the first total, payment or card-slip line after them.
+        end = next((i for i in region if i > texts[0] and _ends_items(rows[i])), None)
+        if end is not None:
+            region = [i for i in region if i < end]
     priced = [i for i in region if row_amounts(rows[i], i, separator) and not _skip(rows[i])]
     if not priced:
-        return []
+        return _unpriced(rows, region)
     # The amounts' right edge (a VAT letter may follow them, or be lost with them).
     column = median(row_amounts(rows[i], i, separator)[-1].tokens[-1].bbox[2] for i in priced)
     margin = median(rows[i].tokens[0].bbox[0] for i in priced) + 0.3
@@ -78,8 +85,13 @@ def find_items(
     pending: list[Token] = []  # a description printed on its own line above its amount
     waiting: list[list[Token]] = []
     started = False
+    consumed: set[int] = set()
     for index in region:
         row = rows[index]
+        if index in consumed:
+            continue
+        if started and _ends_items(row):
+            break
         if _skip(row):
             pending = []
             continue
@@ -126,6 +138,21 @@ def find_items(
             started = True
             found.extend(_Item(description=d) for d in waiting)
         qty = _QTY_LINE.match(row.text)
+        if (
+            not description and qty is None and amount is not None and not pending
+            and (not found or found[-1].amount is not None)
+        ):
+            # "A139  6  17.00  18.02  108.12" over "BESI Y 10": codes and amounts first,
+            # the description on the line below.
+            below = _description_only(rows, index + 1, last, column, separator)
+            if below:
+                item = _Item(description=below, amount=amount)
+                every = row_amounts(row, index, separator)
+                if len(every) >= 2:
+                    _in_row_quantity(item, row, every)
+                found.append(item)
+                consumed.add(index + 1)
+                continue
         if not description and (qty is not None or amount is not None):
             target = found[-1] if found and not pending else None
             if pending:
@@ -134,12 +161,18 @@ def find_items(
                 pending = []
             if target is None:
                 continue
+            printed = row_amounts(row, index, separator)
             if qty is not None:
                 q = Decimal(qty["q"].replace(",", "."))
                 target.quantity = (q, tuple(t for t in tokens if t.text.startswith(qty["q"][:1]))[:1])
-                prices = [a for a in row_amounts(row, index, separator) if a is not amount]
+                prices = [a for a in printed if amount is None or a.tokens != amount.tokens]
                 if prices:
                     target.unit_price = prices[0]
+                elif qty["p"] is not None and len(printed) == 1:
+                    # "2 x 0,99" and nothing after it: the unit price; the line's amount
+                    # was not read (null, not computed).
+                    target.unit_price = printed[0]
+                    continue
             if amount is not None and (target.amount is None or qty is not None):
                 target.amount = amount
             continue
@@ -161,6 +194,54 @@ def find_items(
         found.append(item)
         pending = []
     return [_result(item) for item in found]
+
+
+_END = re.compile(r"\bauth(?:ori[sz]ation)?\b|genehmigungs|terminal|\bapproval\b", re.IGNORECASE)
+
+
+def _ends_items(row: Row) -> bool:
+    """The first line after the items: total, subtotal, a payment, the tax table, the card
+    slip. Lines like "Total 6% supplies" between item groups do not end them."""
+    text = L.row_label(row)
+    return bool(
+        (L.leads(L.TOTAL, text) and not L.not_total(text))
+        or L.leads(L.SUBTOTAL, text, 1)
+        or any(L.leads(p, text, 1) for p in (L.CARD, L.TENDERED, L.CHANGE))
+        or L.TAX_TABLE.search(text)
+        or _END.search(text)
+    )
+
+
+def _unpriced(rows: Sequence[Row], region: list[int]) -> list[ReceiptItem]:
+    """Items when no amount could be read at all (a photo that lost its right-hand column):
+    the description lines at the common left margin, amounts null."""
+    lines = [
+        rows[i] for i in region
+        if not _skip(rows[i]) and _words(rows[i].tokens) and not _QTY_LINE.match(rows[i].text)
+    ]
+    if len(lines) < 2:
+        return []
+    left = median(r.tokens[0].bbox[0] for r in lines)
+    found = [
+        _Item(description=r.tokens[r.tokens.index(_words(r.tokens)[0]) :])
+        for r in lines if abs(r.tokens[0].bbox[0] - left) <= _COLUMN_TOLERANCE
+    ]
+    return [_result(item) for item in found]
+
+
+def _description_only(
+    rows: Sequence[Row], index: int, last: int, column: float, separator: str | None
+) -> list[Token]:
+    """The words of row ``index`` when it is a description line without an amount."""
+    if index >= min(last, len(rows)):
+        return []
+    row = rows[index]
+    if _skip(row) or row_amounts(row, index, separator):
+        return []
+    if row.tokens[-1].bbox[2] >= column - _COLUMN_TOLERANCE or _QTY_LINE.match(row.text):
+        return []
+    words = _words(row.tokens)
+    return row.tokens[row.tokens.index(words[0]) :] if words else []
 
 
 def _in_row_quantity(item: _Item, row: Row, amounts: list[Amount]) -> None:

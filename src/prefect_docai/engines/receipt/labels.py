@@ -54,7 +54,7 @@ TENDERED = re.compile(
 CASH = re.compile(r"\b(?:bar(?:geld|zahlung)?|cash|esp[eè]ces|contant)\b", _I)
 CARD = re.compile(
     r"\b(?:ec[\s-]*karte|ec-cash|girocard|karte|kartenzahlung|visa|master\s*card|mastercard|"
-    r"maestro|amex|american\s*express|credit\s*card|credit|debit|card|kontaktlos|carte|"
+    r"maestro|amex|american\s*express|credit\s*card|credit|debit|card|kontaktlos|contactless|carte|"
     r"lastschrift|elv)\b",
     _I,
 )
