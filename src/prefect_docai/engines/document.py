@@ -26,7 +26,7 @@ import contextlib
 import io
 import os
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Literal, overload
@@ -65,6 +65,23 @@ class Line:
     confidence: float
     words: tuple[Word, ...]
     block: int
+
+
+@dataclass(frozen=True)
+class OcrView:
+    """One grayscale rendering of a page for OCR, made by a :data:`Preparer`."""
+
+    gray: raster.Gray
+    scale: float
+    """View pixels per pixel of the page raster the preparer was given."""
+
+
+Preparer = Callable[[Image.Image], Sequence[OcrView]]
+"""Turns a page raster (RGB, or L for gray sources) into OCR views. The first view is read
+as usual (orientation, deskew, contrast retry); each further view is read with the same
+orientation and merged line by line, the more confident reading winning
+(:func:`ocr.merge_readings`). Tools with special material (receipts) pass one to
+:func:`load_document`; the default is one luminance view at normalized text size."""
 
 
 # --- loader -----------------------------------------------------------------------------
@@ -276,9 +293,20 @@ class Page:
         """
         from prefect_docai.engines.layout import Token
 
-        gray, dpi = self._document._raster(self._index, self._document.dpi, 0)
-        scaled, factor = raster.normalize_scale(gray)
-        del gray
+        views: list[OcrView]
+        prepare = self._document.prepare
+        if prepare is None:
+            gray, dpi = self._document._raster(self._index, self._document.dpi, 0)
+            scaled, factor = raster.normalize_scale(gray)
+            del gray
+            views = [OcrView(scaled, factor)]
+        else:
+            image, dpi = self._document._ocr_image(self._index)
+            views = list(prepare(image))
+            del image
+            if not views:
+                raise ValueError("a preparer must return at least one view")
+        scaled, factor = views[0].gray, views[0].scale
         effective_dpi = max(1, round(dpi * factor))
         rotation = 0
         orientation: Orientation | None = None
@@ -302,15 +330,29 @@ class Page:
                     reading, rotation = turned, orientation.rotate
         self._ocr_rotation = rotation
         self._deskew_angle = reading.straight.angle
-        found = reading.words
+        found = reading.source_words()
         width_px, height_px = reading.width, reading.height
-        # A line's tallest word box (ascender to descender) approximates the font size.
+        for view in views[1:]:
+            extra = self._read(_turn(view.gray, rotation), max(1, round(dpi * view.scale)),
+                               languages)
+            # Boxes into the first view's pixels, where the tokens below are measured.
+            ratio = factor / view.scale
+            found = ocr.merge_readings(found, [
+                ocr.scaled_word(word, ratio) for word in extra.source_words()
+            ])
+        # A line's tallest word box (ascender to descender) approximates the font size;
+        # measured before deskewing maps the boxes back (a turned box is taller).
         line_height: dict[int, float] = {}
-        for word in found:
+        for word in reading.words:
             line_height[word.line] = max(line_height.get(word.line, 0.0), word.box[3] - word.box[1])
+        merged: dict[int, float] = {}
+        for word in found:
+            if word.line not in line_height:  # a line only another view read
+                merged[word.line] = max(merged.get(word.line, 0.0), word.box[3] - word.box[1])
+        line_height.update(merged)
         tokens = []
         for word in found:
-            x0, y0, x1, y1 = reading.straight.to_source(word.box)
+            x0, y0, x1, y1 = word.box
             tokens.append(
                 Token(
                     text=word.text,
@@ -378,8 +420,10 @@ class Document:
         page_count: int,
         languages: tuple[str, ...],
         dpi: int,
+        prepare: Preparer | None = None,
     ) -> None:
         self.media_type = media_type
+        self.prepare = prepare
         self.page_count = page_count
         self.languages = languages
         self.dpi = dpi
@@ -597,17 +641,26 @@ class Document:
         image.info["dpi"] = (dpi, dpi)
         return image
 
+    def _ocr_image(self, index: int) -> tuple[Image.Image, int]:
+        """The page for a :data:`Preparer`: as :meth:`_raster`, but in colour."""
+        if self.media_type == PDF:
+            actual = round(self._render_dpi(index, self.dpi))
+            return self._render_image(index, actual, 0, False), actual
+        target = self._ocr_dpi(index)
+        return self._render_image(index, target, 0, False), target
+
+    def _ocr_dpi(self, index: int) -> int:
+        native = self._image_dpi[index]
+        # Very high-resolution scans only slow Tesseract down; 400 dpi keeps all detail.
+        return 300 if native > 400 else round(native)
+
     def _raster(self, index: int, dpi: int, rotation: int) -> tuple[raster.Gray, int]:
         """The page for OCR: grayscale at the PDF render dpi or the image's own resolution."""
         if self.media_type == PDF:
             actual = self._render_dpi(index, dpi)
             image = self._render_image(index, round(actual), rotation, True)
             return raster.to_gray(image), round(actual)
-        native = self._image_dpi[index]
-        target = round(native)
-        # Very high-resolution scans only slow Tesseract down; 400 dpi keeps all detail.
-        if native > 400:
-            target = 300
+        target = self._ocr_dpi(index)
         image = self._render_image(index, target, rotation, True)
         return raster.to_gray(image), target
 
@@ -618,6 +671,12 @@ class _Reading:
     straight: raster.Deskewed
     width: int
     height: int
+
+    def source_words(self) -> list[ocr.OcrWord]:
+        """The words with boxes in the pixels of the image before deskewing."""
+        if self.straight.inverse is None:
+            return self.words
+        return [ocr.moved_word(word, self.straight.to_source(word.box)) for word in self.words]
 
 
 def _turn(gray: raster.Gray, clockwise: int) -> raster.Gray:
@@ -681,12 +740,14 @@ def load_document(
     languages: tuple[str, ...] = ("eng",),
     dpi: int = 300,
     media_type: str | None = None,
+    prepare: Preparer | None = None,
 ) -> Document:
     """Open an upload as pages. Raises :class:`DocumentError` for anything unusable.
 
     ``languages`` are Tesseract codes (``("deu", "eng")``) or ``("auto",)``; ``dpi`` is the
     OCR/render resolution for PDF pages and the assumed resolution of images that carry
-    none. ``media_type`` is only a hint: the content decides.
+    none. ``media_type`` is only a hint: the content decides. ``prepare`` replaces the
+    default OCR raster preparation (see :data:`Preparer`); text-layer pages ignore it.
     """
     if not data:
         raise DocumentError("empty_file", "The uploaded file is empty.")
@@ -701,7 +762,7 @@ def load_document(
         )
     if media_type and media_type != info.media_type:
         media_type = info.media_type
-    document = Document(data, info.media_type, info.page_count, tuple(languages), dpi)
+    document = Document(data, info.media_type, info.page_count, tuple(languages), dpi, prepare)
     try:
         if info.media_type == PDF:
             document._open_pdf()

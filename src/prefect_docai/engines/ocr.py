@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import os
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -124,6 +125,95 @@ def recognize(gray: Gray, dpi: int, lang: str, psm: int | None = None) -> list[O
             break
     api.Clear()
     return words
+
+
+def moved_word(word: OcrWord, box: tuple[float, float, float, float]) -> OcrWord:
+    """``word`` with another box (same text, confidence and ids)."""
+    return replace(word, box=box)
+
+
+def scaled_word(word: OcrWord, ratio: float) -> OcrWord:
+    """``word`` with its box in pixels of an image ``ratio`` times as large."""
+    x0, y0, x1, y1 = word.box
+    return replace(word, box=(x0 * ratio, y0 * ratio, x1 * ratio, y1 * ratio))
+
+
+MERGE_MARGIN = 0.05
+"""How much more confident (0..1, character-weighted) another view's line must be to
+replace what the first view read in its place."""
+MERGE_ADD_CONFIDENCE = 0.75
+"""Confidence a line needs to be added where the first view read nothing at all."""
+
+
+def merge_readings(first: list[OcrWord], other: list[OcrWord]) -> list[OcrWord]:
+    """Line-by-line union of two readings of one page (boxes in the same pixels).
+
+    Each line of ``other`` competes with the words of ``first`` whose centres lie in its
+    box: it replaces them when its character-weighted confidence is higher by
+    :data:`MERGE_MARGIN`, and is added where ``first`` read nothing if it is confident
+    on its own (print the first view could not see, e.g. dot-matrix or coloured ink).
+    A line of ``other`` spanning several lines of ``first`` (two rows run together) is
+    not used. Lines taken from ``other`` get new line and block ids.
+    """
+    if not other:
+        return first
+    if not first:
+        return other
+    line_base = max(word.line for word in first) + 1
+    block_base = max(word.block for word in first) + 1
+    by_line: dict[int, list[OcrWord]] = {}
+    for word in other:
+        by_line.setdefault(word.line, []).append(word)
+    removed: set[int] = set()
+    taken: list[OcrWord] = []
+    for line_id, words in by_line.items():
+        x0 = min(w.box[0] for w in words)
+        y0 = min(w.box[1] for w in words)
+        x1 = max(w.box[2] for w in words)
+        y1 = max(w.box[3] for w in words)
+        slot = [
+            i for i, w in enumerate(first)
+            if i not in removed and y0 <= (w.box[1] + w.box[3]) / 2 <= y1
+            and _overlap(w.box[0], w.box[2], x0, x1) > 0.5 * max(w.box[2] - w.box[0], 1.0)
+        ]
+        if len({first[i].line for i in slot}) > 1 and _stacked([first[i] for i in slot]):
+            continue
+        quality = _line_quality(words)
+        if slot:
+            block = first[slot[0]].block
+            if quality < _line_quality([first[i] for i in slot]) + MERGE_MARGIN:
+                continue
+        else:
+            if quality < MERGE_ADD_CONFIDENCE or sum(c.isalnum() for w in words
+                                                     for c in w.text) < 2:
+                continue
+            block = block_base + words[0].block
+        removed.update(slot)
+        taken.extend(replace(w, line=line_base + line_id, block=block) for w in words)
+    if not taken:
+        return first
+    return [w for i, w in enumerate(first) if i not in removed] + taken
+
+
+def _overlap(a0: float, a1: float, b0: float, b1: float) -> float:
+    return max(0.0, min(a1, b1) - max(a0, b0))
+
+
+def _stacked(words: list[OcrWord]) -> bool:
+    """Whether some of ``words`` lie on distinct lines one above the other."""
+    lines: dict[int, tuple[float, float]] = {}
+    for w in words:
+        top, bottom = lines.get(w.line, (w.box[1], w.box[3]))
+        lines[w.line] = (min(top, w.box[1]), max(bottom, w.box[3]))
+    spans = sorted(lines.values())
+    return any(_overlap(a[0], a[1], b[0], b[1]) < 0.5 * min(a[1] - a[0], b[1] - b[0])
+               for a, b in pairwise(spans))
+
+
+def _line_quality(words: list[OcrWord]) -> float:
+    """Character-weighted mean confidence: a long confident word outweighs a stray mark."""
+    chars = sum(len(w.text) for w in words)
+    return sum(w.confidence * len(w.text) for w in words) / chars if chars else 0.0
 
 
 _DIACRITICS = frozenset("äöüÄÖÜßéèêëàâçîïôûùÿñáíóúåøæœ")

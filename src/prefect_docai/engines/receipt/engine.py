@@ -17,11 +17,13 @@ class ReceiptEngine:
 
     def run(self, data: bytes, options: EngineOptions) -> EngineOutput:
         from prefect_docai.engines.document import load_document
+        from prefect_docai.engines.receipt.image import receipt_views
 
         if sniff_media_type(data) == "application/xml":
             raise DocumentError("unsupported_media_type", "A receipt must be a PDF or an image.")
         extra = tuple(c for c in options.languages if c not in ("auto", *RECEIPT_LANGUAGES))
-        with load_document(data, languages=(*RECEIPT_LANGUAGES, *extra), dpi=300) as document:
+        with load_document(data, languages=(*RECEIPT_LANGUAGES, *extra), dpi=300,
+                           prepare=receipt_views) as document:
             result = extract_receipt(document_layouts(document))
             if options.threshold is not None:
                 result = drop_below(result, options.threshold)
