@@ -274,6 +274,20 @@ def test_lot_number_is_not_a_postcode() -> None:
     assert address.value == "LOT P.T, 33198, BATU 4 JALAN KAPAR, MUKIM KAPAR 42100 KLANG, SELANGOR"
 
 
+def test_registration_number_marks_the_name_line_and_street_lines_are_no_names() -> None:
+    rows = rows_of([
+        "99 SPEED WART 5/5 (519537-X",
+        "LOT P.T, 33198, BATU 4",
+        "JALAN KAPAR, MUKIM KAPAR",
+        "42100 KLANG, SELANGOR",
+        "GST ID. NO : 000181747712",
+    ])
+    name, address, _ = merchant(rows)
+    assert name is not None and name.value == "99 SPEED WART 5/5"
+    assert address is not None and address.value.endswith("42100 KLANG, SELANGOR")
+    assert merchant(rows[1:])[0] is None
+
+
 def test_no_merchant_rather_than_a_table_header_or_debris() -> None:
     rows = rows_of([
         "TAX INVOICE",

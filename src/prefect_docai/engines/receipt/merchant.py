@@ -51,7 +51,14 @@ REGISTRATION = re.compile(
     r"^\(?\s*[A-Z]{0,3}\d{4,}-[A-Z]\s*\)?$",
     _I,
 )
-_TRAILING_REG = re.compile(r"\s*\(\s*[\w -]*\d[\w -]*\)\s*$")
+_REG_IN_ROW = re.compile(r"\(?\b\d{5,12}\s?-\s?[A-Z]\b\)?")
+_STREET = re.compile(
+    r"^(?:no\.?\s*\d|lot\b)|\b(?:jalan|jln|taman|tmn|lorong|persiaran|lebuh|straße|strasse|"
+    r"str\.|street|road|avenue)\b",
+    _I,
+)
+"""Street words: an address line, never the merchant's name."""
+_TRAILING_REG = re.compile(r"\s*\(\s*[\w -]*\d[\w -]*\)?\s*$|\s+\d{5,12}-[A-Z]\s*$")
 _STRAY = "‚‘’“”„«»›‹`´"
 _REGIONS = re.compile(
     r"^(?:johor|kedah|kelantan|melaka|malacca|negeri\s+sembilan|pahang|perak|perlis|"
@@ -225,12 +232,26 @@ def merchant(rows: Sequence[Row]) -> tuple[Candidate | None, Candidate | None, i
     chosen = next((r for r in candidates[:5] if COMPANY.search(clean_text(r.text))), None)
     strength = 0.75
     if chosen is None:
+        # "99 SPEED WART 5/5 (519537-X": a company registration number marks the name line
+        # even when OCR garbled the legal form.
+        chosen = next(
+            (r for r in candidates[:5]
+             if _REG_IN_ROW.search(r.text) and re.search(r"[^\W\d_]{3}.*" + _REG_IN_ROW.pattern, r.text)),
+            None,
+        )
+    if chosen is None:
         chosen = next((r for r in candidates[:5] if SHOP.search(r.text)), None)
         strength = 0.7
     if chosen is None:
         # Without a company word, the name is a text-only line (address lines carry
         # house numbers and postcodes): the tallest of the first such lines.
-        first = [r for r in candidates[:4] if not re.search(r"\d", r.text)] or candidates[:3]
+        plain = [
+            r for r in candidates[:5]
+            if not _STREET.search(clean_text(r.text)) and not _has_postcode(r.text)
+        ]
+        first = [r for r in plain[:4] if not re.search(r"\d", r.text)] or plain[:3]
+        if not first:
+            return None, None, -1
         chosen = first[0]
         for row in first[1:3]:
             if _height(row) > 1.3 * _height(chosen):
