@@ -1,7 +1,7 @@
 """Per-page evidence for where documents start and end in a page stream.
 
-Everything here reads one page: its page-number mark, first- and last-page cues, header
-and footer text, identifiers. The pair features (``pairs.py``) compare neighbours.
+Everything here reads one page: its page-number marks, last-page cues, header and footer
+text, text geometry and sentence ends, identifiers. The pair features (``pairs.py``) compare neighbours.
 """
 
 from __future__ import annotations
@@ -20,10 +20,6 @@ _PN_SLASH = re.compile(r"^\s*(\d{1,3})\s*/\s*(\d{1,3})\s*$")
 _PN_DASH = re.compile(r"^\s*[-–—]\s*(\d{1,3})\s*[-–—]\s*$")
 _PN_BARE = re.compile(r"^\s*(\d{1,3})\s*$")
 
-_GREETING = re.compile(
-    r"\b(sehr geehrte[rn]?|liebe[rs]?|hallo|guten tag|dear|hello|hi|to whom it may concern)\b",
-    re.IGNORECASE,
-)
 _CLOSING = re.compile(
     r"(mit freundlichen gr[üu](ß|ss)en|freundliche gr[üu](ß|ss)e|beste gr[üu](ß|ss)e|"
     r"viele gr[üu](ß|ss)e|hochachtungsvoll|best regards|kind regards|yours sincerely|"
@@ -40,14 +36,6 @@ _CONTINUED = re.compile(
     r"\b(fortsetzung|übertrag|uebertrag|continued|carried forward|brought forward|weiter auf)\b",
     re.IGNORECASE,
 )
-_TITLE = re.compile(
-    r"\b(rechnung|invoice|gutschrift|credit note|lieferschein|delivery note|bestellung|"
-    r"purchase order|auftragsbestätigung|order confirmation|angebot|quotation|vertrag|"
-    r"contract|agreement|kontoauszug|bank statement|statement|quittung|receipt|bon|"
-    r"formular|antrag|application|report|bericht|memo|mahnung|reminder)\b",
-    re.IGNORECASE,
-)
-_POSTCODE = re.compile(r"\b(?:D-)?\d{5}\b|\b[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}\b")
 _ID_LABEL = re.compile(
     r"(?:rechnungs?-?(?:nr|nummer)|invoice\s*(?:no|number|#)|kunden-?(?:nr|nummer)|"
     r"customer\s*(?:no|number|id)|bestell-?(?:nr|nummer)|order\s*(?:no|number)|"
@@ -58,6 +46,14 @@ _ID_LABEL = re.compile(
 )
 _ID_TOKEN = re.compile(r"^[A-Z0-9][A-Z0-9./\-]{4,}$", re.IGNORECASE)
 _DIGIT = re.compile(r"\d")
+_ROMAN = re.compile(r"^(x{0,3})(ix|iv|v?i{0,3})$")
+_MARGIN_TOKEN = re.compile(r"^[-–—(\[]?(\d{1,3}|[ivxlIVXL]{1,7})[-–—)\].]?$")
+_SENTENCE_END = re.compile(r"[.!?:;)\]\"”»]$")
+_WORD_CHAR = re.compile(r"[^\W\d_]", re.UNICODE)
+MARGIN = 0.12
+"""Top and bottom share of the page where running headers and footers sit."""
+NUMBER_MARGIN = 0.09
+"""Running page numbers sit closer to the edge than tables and address blocks."""
 
 
 @dataclass(frozen=True)
@@ -70,20 +66,31 @@ class PageNumber:
 class PageSignals:
     words: int
     page_number: PageNumber | None
-    greeting: bool
     closing: bool
     total: bool
     signature: bool
     continued: bool
-    title_top: bool
-    address_window: bool
-    letterhead: bool
     header: str
     footer: str
     text_top: float
     text_bottom: float
     labelled_ids: frozenset[str] = field(default_factory=frozenset)
     ids: frozenset[str] = field(default_factory=frozenset)
+    margin_numbers: frozenset[int] = field(default_factory=frozenset)
+    """Every number that may be a running page number: a standalone (arabic or roman)
+    number at either end of a line in the top or bottom margin ("REPORT 15", "xxiii",
+    "16 FY 2011"). Several candidates per page are fine; pairs look for any n -> n + 1."""
+    top_band: frozenset[str] = field(default_factory=frozenset)
+    bottom_band: frozenset[str] = field(default_factory=frozenset)
+    """Digit-masked words of the top and bottom margin (running headers and footers)."""
+    open_end: bool = False
+    """The body text ends mid-sentence (last body line without closing punctuation)."""
+    lower_start: bool = False
+    """The body text starts with a lowercase word (a sentence carried over)."""
+    body_x0: float = 0.0
+    body_x1: float = 0.0
+    """Left and right edges of the body text (robust: 10th/90th percentile of the lines)."""
+    font_median: float = 0.0
 
 
 def _lines(words: list[Word]) -> list[tuple[str, float, float, float, float]]:
@@ -129,6 +136,73 @@ def find_page_number(lines: list[tuple[str, float, float, float, float]]) -> Pag
     return None
 
 
+def roman_value(token: str) -> int | None:
+    """1..39 from a lowercase or uppercase roman numeral (front-matter page numbers)."""
+    match = _ROMAN.match(token.lower())
+    if not token or not match:
+        return None
+    tens, ones = match.groups()
+    table = {"": 0, "i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7,
+             "viii": 8, "ix": 9}
+    value = 10 * len(tens) + table[ones]
+    return value or None
+
+
+def margin_numbers(lines: list[tuple[str, float, float, float, float]]) -> frozenset[int]:
+    found: set[int] = set()
+    for text, _x0, y0, _x1, y1 in lines:
+        if y0 > NUMBER_MARGIN and y1 < 1 - NUMBER_MARGIN:
+            continue
+        marked = find_page_number([(text, _x0, y0, _x1, y1)])
+        if marked is not None:
+            # "Seite 1 von 2": the total is no candidate of its own
+            found.add(marked.number)
+            continue
+        tokens = text.split()
+        if not tokens or len(tokens) > 8:
+            continue
+        edges = {tokens[0], tokens[-1]}
+        if len(tokens) == 3 and tokens[0] in "-–—" and tokens[2] in "-–—":
+            edges.add(tokens[1])
+        for token in edges:
+            match = _MARGIN_TOKEN.match(token)
+            if not match:
+                continue
+            raw = match.group(1)
+            # a roman numeral only alone on its line: "I" or "CV" inside a heading is a word
+            value = int(raw) if raw.isdigit() else roman_value(raw) if len(tokens) == 1 else None
+            if value is not None and 1 <= value <= 999:
+                found.add(value)
+    if len(found) > 3:
+        # numbers all over the margin are a table or an address block, not page numbers
+        found.clear()
+    number = find_page_number(lines)
+    if number is not None:
+        found.add(number.number)
+    return frozenset(found)
+
+
+def _band_words(lines: list[tuple[str, float, float, float, float]], top: bool) -> frozenset[str]:
+    picked = [line[0] for line in lines if (line[4] < MARGIN if top else line[2] > 1 - MARGIN)]
+    return frozenset(_fold(" ".join(picked)).split())
+
+
+def _body(lines: list[tuple[str, float, float, float, float]]) -> list[str]:
+    """Body lines with words in them (no margins, no number-only rows)."""
+    return [
+        line[0]
+        for line in lines
+        if line[2] > MARGIN * 0.5 and line[4] < 1 - MARGIN * 0.6 and _WORD_CHAR.search(line[0])
+    ]
+
+
+def _percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(int(q * len(ordered)), len(ordered) - 1)]
+
+
 def _fold(text: str) -> str:
     return " ".join(_DIGIT.sub("0", text.lower()).split())
 
@@ -136,20 +210,11 @@ def _fold(text: str) -> str:
 def page_signals(page: PageView) -> PageSignals:
     words = [w for w in page.words if w.text.strip()]
     lines = _lines(words)
-    top_lines = [line for line in lines if line[2] < 0.4]
     bottom_lines = [line for line in lines if line[2] > 0.55]
     body = "\n".join(line[0] for line in lines)
-    top_text = "\n".join(line[0] for line in top_lines)
     bottom_text = "\n".join(line[0] for line in bottom_lines)
     sizes = [w.font_size or (w.bbox[3] - w.bbox[1]) * page.height_pt for w in words]
     median_size = sorted(sizes)[len(sizes) // 2] if sizes else 0.0
-    title_top = any(
-        _TITLE.search(w.text) and (w.font_size or (w.bbox[3] - w.bbox[1]) * page.height_pt) >= 1.25 * median_size
-        for w in words
-        if w.bbox[1] < 0.45
-    )
-    window = [line for line in lines if line[1] < 0.55 and 0.08 < line[2] < 0.4]
-    address_window = any(_POSTCODE.search(line[0]) for line in window) and len(window) >= 3
     labelled = frozenset(
         m.group(1).upper().rstrip(".-/")
         for m in _ID_LABEL.finditer(body)
@@ -160,21 +225,30 @@ def page_signals(page: PageView) -> PageSignals:
         for w in words
         if _ID_TOKEN.match(w.text.strip(".,;:")) and len(_DIGIT.findall(w.text)) >= 3
     )
+    body_lines = _body(lines)
+    last_word = body_lines[-1].split()[-1] if body_lines else ""
+    first_word = body_lines[0].split()[0] if body_lines else ""
+    wide = [line for line in lines if line[3] - line[1] > 0.2]
     return PageSignals(
         words=len(words),
         page_number=find_page_number(lines),
-        greeting=bool(_GREETING.search(top_text) or _GREETING.search(body[:600])),
         closing=bool(_CLOSING.search(bottom_text)),
         total=bool(_TOTAL.search(bottom_text)),
         signature=bool(_SIGNATURE.search(bottom_text)),
         continued=bool(_CONTINUED.search(body)),
-        title_top=title_top,
-        address_window=address_window,
-        letterhead=any(line[2] < 0.08 for line in lines),
         header=_fold(" ".join(line[0] for line in lines if line[4] < 0.1)),
         footer=_fold(" ".join(line[0] for line in lines if line[2] > 0.9)),
         text_top=min((line[2] for line in lines), default=1.0),
         text_bottom=max((line[4] for line in lines), default=0.0),
         labelled_ids=labelled,
         ids=ids,
+        margin_numbers=margin_numbers(lines),
+        top_band=_band_words(lines, top=True),
+        bottom_band=_band_words(lines, top=False),
+        open_end=bool(last_word) and not _SENTENCE_END.search(last_word)
+        and bool(_WORD_CHAR.search(last_word[-1])),
+        lower_start=bool(first_word) and first_word[0].islower(),
+        body_x0=_percentile([line[1] for line in wide], 0.1),
+        body_x1=_percentile([line[3] for line in wide], 0.9),
+        font_median=median_size,
     )
