@@ -1,6 +1,7 @@
-"""Receipt fields from layout rows: keyword rows for totals and payment, the top rows for
-the merchant, a rightmost-amount rule for items, the largest plausible amount as the
-total's fallback."""
+"""Receipt fields from layout rows, assembled: merchant and address from the head
+(:mod:`.merchant`), the date from scored readings (:mod:`.dates`), the total by weighed
+evidence (:mod:`.totals`), line items between the head and the total (:mod:`.items`),
+payment method, currency and the VAT breakdown."""
 
 from __future__ import annotations
 
@@ -8,11 +9,11 @@ import re
 from collections.abc import Sequence
 from decimal import Decimal
 
-from prefect_docai.engines.invoice.candidates import Candidate, money_tokens
+from prefect_docai.engines.invoice.candidates import Candidate
 from prefect_docai.engines.invoice.checks import close
 from prefect_docai.engines.invoice.fields import tax_breakdown, vat_ids
 from prefect_docai.engines.parsing import detect_decimal_separator, format_amount, parse_time
-from prefect_docai.engines.parsing.layout import PageLayout, Row, Token, make_field
+from prefect_docai.engines.parsing.layout import PageLayout, Row, make_field
 from prefect_docai.engines.receipt.dates import receipt_date
 from prefect_docai.engines.receipt.items import find_items
 from prefect_docai.engines.receipt.labels import CARD, CASH
@@ -26,10 +27,8 @@ from prefect_docai.models.results import (
     TaxLine,
 )
 
-_I = re.IGNORECASE
 _US_ADDRESS = re.compile(r",\s*[A-Z]{2}\s+\d{5}(?:-\d{4})?\s*$")
 _TIME = re.compile(r"\b(\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp][Mm])?)\b")
-_QTY_X = re.compile(r"^(\d+(?:[.,]\d+)?)\s*[xX×@*]$|^[xX×@*]$")
 
 
 def _field(candidate: Candidate | None) -> Field | None:
@@ -43,14 +42,6 @@ def _field(candidate: Candidate | None) -> Field | None:
 
 def _rows(layouts: Sequence[PageLayout]) -> list[Row]:
     return [row for layout in layouts for row in layout.rows]
-
-
-def _row_amount(row: Row, separator: str | None) -> tuple[Decimal, tuple[Token, ...]] | None:
-    amounts = money_tokens(row.tokens, separator)
-    if not amounts:
-        return None
-    amount, tokens, _ = amounts[-1]
-    return amount, tokens
 
 
 def receipt_date_time(
