@@ -260,6 +260,21 @@ def test_phone_on_the_postcode_line_ends_the_address() -> None:
     assert address is not None and address.value == "NO. 53, JALAN BESAR, 45600 BATANG BERJUNTAI"
 
 
+def test_name_without_legal_form_continues_on_a_short_line() -> None:
+    rows = rows_of([
+        "SYARIKAT PERNIAGAAN",
+        "GIN KEE",
+        "NO 290, JALAN AIR PANAS, SETAPAK TEL: 03-40210276",
+        "GST REG : 000750673920",
+    ])
+    name, address, _ = merchant(rows)
+    assert name is not None and name.value == "SYARIKAT PERNIAGAAN GIN KEE"
+    assert address is not None and address.value == "NO 290, JALAN AIR PANAS, SETAPAK"
+    # A legal form completes the name: the line under it is not part of it.
+    name, _, _ = merchant(rows_of(["KEDAI RUNCIT SDN BHD", "KAJANG", "NO 5, JALAN 1, 43000 KAJANG"]))
+    assert name is not None and name.value == "KEDAI RUNCIT SDN BHD"
+
+
 def test_lot_number_is_not_a_postcode() -> None:
     rows = rows_of([
         "99 SPEED MART 5/8 (519537-X)",

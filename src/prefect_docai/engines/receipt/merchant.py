@@ -54,7 +54,7 @@ REGISTRATION = re.compile(
 _REG_IN_ROW = re.compile(r"\(?\b\d{5,12}\s?-\s?[A-Z]\b\)?")
 _STREET = re.compile(
     r"^(?:no\.?\s*\d|lot\b)|\b(?:jalan|jln|taman|tmn|lorong|persiaran|lebuh|straße|strasse|"
-    r"str\.|street|road|avenue)\b",
+    r"str\.|street|road|avenue|weg|platz|allee|gasse|ring)\b|(?:straße|strasse|weg|platz)\b",
     _I,
 )
 """Street words: an address line, never the merchant's name."""
@@ -211,10 +211,28 @@ def _name_tokens(rows: Sequence[Row], chosen: Row) -> list[Token]:
         tokens = [*rows[index - 1].tokens, *tokens]
     elif index + 1 < len(rows):
         # "AIK HUAT HARDWARE ENTERPRISE" over "(SETIA ALAM) SDN BHD" or "(M) SDN BHD".
-        below = re.sub(r"\([^)]*\)", " ", clean_text(rows[index + 1].text)).strip()
+        following = rows[index + 1]
+        below = re.sub(r"\([^)]*\)", " ", clean_text(following.text)).strip()
         if below and COMPANY.fullmatch(below):
-            tokens = [*tokens, *rows[index + 1].tokens]
+            tokens = [*tokens, *following.tokens]
+        elif not forms and _continues_name(chosen, following):
+            # "SYARIKAT PERNIAGAAN" over "GIN KEE": a name without a legal form continues
+            # on a short text-only line in the same type size.
+            tokens = [*tokens, *following.tokens]
     return tokens
+
+
+def _continues_name(name: Row, row: Row) -> bool:
+    text = clean_text(row.text)
+    return (
+        _is_name_row(row)
+        and not re.search(r"\d", text)
+        and len(text.split()) <= 3
+        and not _STREET.search(text)
+        and not _REGIONS.match(text)
+        and 0.85 <= _height(row) / max(_height(name), 1e-6) <= 1.2
+        and abs(row.bbox[0] + row.bbox[2] - name.bbox[0] - name.bbox[2]) / 2 < 0.08
+    )
 
 
 def merchant(rows: Sequence[Row]) -> tuple[Candidate | None, Candidate | None, int]:
@@ -296,7 +314,14 @@ def _address(rows: Sequence[Row], start: int, name: str) -> Candidate | None:
                 break
             continue
         noise = NOISE.search(text)
-        if noise is not None and noise.start() > 0 and _has_postcode(text[: noise.start()]):
+        head_text = text[: noise.start()] if noise is not None else ""
+        if noise is not None and noise.start() > 0 and (
+            _has_postcode(head_text)
+            or (
+                (address_rows or _STREET.search(head_text))
+                and len(re.findall(r"[^\W\d_]{2,}", head_text)) >= 2
+            )
+        ):
             # "81300 SKUDAI, JOHOR. TEL: 07-5212": the address ends where the phone begins.
             head = _tokens_before(row, noise.start())
             if head:
