@@ -319,10 +319,17 @@ def test_no_merchant_rather_than_a_table_header_or_debris() -> None:
     ("ocr", "clean"),
     [("DE LUXE CIRCLE FRESH MART SON BHD", "DE LUXE CIRCLE FRESH MART SDN BHD"),
      ("BHPetro] Palekbang", "BHPetrol Palekbang"),
-     ("LOT PT 1138 ‚PT 33122,", "LOT PT 1138 PT 33122,")],
+     ("LOT PT 1138 ‚PT 33122,", "LOT PT 1138 PT 33122,"),
+     ('"Baumarkt Mohaupt', "Baumarkt Mohaupt")],
 )
 def test_ocr_debris_in_names(ocr: str, clean: str) -> None:
     assert clean_text(ocr) == clean
+
+
+def test_postcode_digits_read_as_letters() -> None:
+    rows = rows_of(["toom Baumarkt GmbH", "Grüner Weg 7", "33O98 Paderborn", "Tel. 05251-871871"])
+    address = merchant(rows)[1]
+    assert address is not None and address.value == "Grüner Weg 7 33098 Paderborn"
 
 
 @pytest.mark.parametrize(
@@ -421,3 +428,22 @@ def test_items_without_any_readable_amount_end_at_the_card_slip() -> None:
     ]), ".", -1, 5)
     assert [(i.amount.value if i.amount else None, i.unit_price.value if i.unit_price else None)
             for i in priced] == [("9.56", "2.39"), (None, "0.99")]
+
+
+def test_description_lines_that_lost_their_amounts_stay_items() -> None:
+    rows = rows_of([
+        "Clear silicone sealant",
+        "3 x 7.09",
+        "Masking tape 50m",
+        "Garden hose 20m",
+        "Compost 40l",
+        ("2 x 9.09", "18.18 A"),
+        ("TOTAL", "80.43"),
+    ])
+    found = find_items(rows, ".", -1, len(rows) - 1)
+    assert [(i.description.value if i.description else None, i.amount.value if i.amount else None)
+            for i in found] == [
+        ("Clear silicone sealant", None), ("Masking tape 50m", None), ("Garden hose 20m", None),
+        ("Compost 40l", "18.18"),
+    ]
+    assert found[0].unit_price is not None and found[0].unit_price.value == "7.09"

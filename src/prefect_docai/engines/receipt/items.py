@@ -126,8 +126,9 @@ def find_items(
             description = kept
         if description and tokens[0].bbox[0] > margin:
             description = []  # centred text or specks right of the item column
+        qty = _QTY_LINE.match(row.text)
         if not started:
-            if amount is None:
+            if amount is None and not (qty is not None and pending):
                 # Items above the first readable amount: a block of in-column rows.
                 if description and in_column:
                     waiting.append(description)
@@ -137,7 +138,6 @@ def find_items(
                 continue
             started = True
             found.extend(_Item(description=d) for d in waiting)
-        qty = _QTY_LINE.match(row.text)
         if (
             not description and qty is None and amount is not None and not pending
             and (not found or found[-1].amount is not None)
@@ -182,7 +182,14 @@ def find_items(
                 pending = []
             continue
         if amount is None and not in_column:
-            # A description alone on its line: the amount follows on the next line.
+            # A description alone on its line: the amount follows on the next line. When
+            # another one follows at the same margin instead, the first lost its amount.
+            if (
+                pending
+                and abs(pending[0].bbox[0] - description[0].bbox[0]) < 0.02
+                and not any(re.fullmatch(r"\d{6,}", t.text) for t in pending)  # article no.
+            ):
+                found.append(_Item(description=pending))
             pending = description
             continue
         if amount is not None and amount.value == 0 and L.DISCOUNT.search(L.row_label(row)):

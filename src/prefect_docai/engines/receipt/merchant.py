@@ -59,7 +59,7 @@ _STREET = re.compile(
 )
 """Street words: an address line, never the merchant's name."""
 _TRAILING_REG = re.compile(r"\s*\(\s*[\w -]*\d[\w -]*\)?\s*$|\s+\d{5,12}-[A-Z]\s*$")
-_STRAY = "‚‘’“”„«»›‹`´"
+_STRAY = "‚‘’“”„«»›‹`´\""
 _REGIONS = re.compile(
     r"^(?:johor|kedah|kelantan|melaka|malacca|negeri\s+sembilan|pahang|perak|perlis|"
     r"pulau\s+pinang|penang|sabah|sarawak|selangor|terengganu|kuala\s+lumpur|labuan|"
@@ -109,8 +109,14 @@ def clean_text(text: str) -> str:
 
 def _clean_address(text: str) -> str:
     value = clean_text(text)
-    # "F.KO6": a capital O between a letter and a digit is a zero in a unit number.
-    return re.sub(r"(?<=[A-Z])O(?=\d)", "0", value)
+    # "F.KO6": a capital O between a letter and a digit is a zero in a unit number;
+    # "33O98": letters inside a run of digits are misread digits.
+    value = re.sub(r"(?<=[A-Z])O(?=\d)", "0", value)
+    return re.sub(
+        r"\b(?=[\dOoIl]*\d[\dOoIl]*\d[\dOoIl]*\d)[\dOoIl]{4,6}\b",
+        lambda m: m[0].translate(str.maketrans("OoIl", "0011")),
+        value,
+    )
 
 
 _ADDRESS_WORDS = (
