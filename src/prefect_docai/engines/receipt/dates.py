@@ -104,8 +104,8 @@ def _readings(row: Row, month_first: bool, labelled: bool, today: date) -> Itera
         cost = 0.0 if fixed == raw else 0.15
         value = _numeric(fixed, month_first, today)
         if value is not None:
-            if cost:
-                yield DateReading(value, (token,), cost)
+            # Also when read as printed: "05/07/2025." with its full stop escapes date_in.
+            yield DateReading(value, (token,), cost)
             continue
         joined = _JOINED.match(fixed)
         if joined is not None:
