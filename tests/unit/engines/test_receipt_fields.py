@@ -8,6 +8,8 @@ from datetime import date
 from decimal import Decimal
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from prefect_docai.engines.parsing.layout import PageLayout, Row, Token, build_layout
 from prefect_docai.engines.receipt.dates import receipt_date
@@ -448,3 +450,23 @@ def test_description_lines_that_lost_their_amounts_stay_items() -> None:
         ("Compost 40l", "18.18"),
     ]
     assert found[0].unit_price is not None and found[0].unit_price.value == "7.09"
+
+
+_WORDS = st.sampled_from([
+    "TOTAL", "T0TAL", "Sub-Total", "GST", "Rounding", "CASH", "Change", "Bar", "Rückgeld",
+    "SUMME", "EUR", "RM", "Datum", "Date:", "SDN BHD", "(123456-X)", "JALAN", "12.50", "-0,42",
+    "3 x", "0,99 A", "30/04/2018", "3O/O4/2O18", "05 May 18", "43200", "Tel:", "MwSt", "Netto",
+    "Brutto", "19%", "x", "|", "“", "(", ")", "$8.20", "179.35", "79.", "35", "1.000", "STK",
+])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(_WORDS, min_size=1, max_size=5), min_size=0, max_size=14))
+def test_any_row_soup_gives_a_result_without_errors(lines: list[list[str]]) -> None:
+    rows: list[str | tuple[str, ...]] = [tuple(words) if len(words) > 1 else words[0]
+                                         for words in lines]
+    result = extract_receipt([layout(rows)])
+    if result.total is not None:
+        assert Decimal(str(result.total.value)) > 0
+    for item in result.items:
+        assert item.description is not None and item.description.value
