@@ -306,6 +306,19 @@ def test_registration_number_marks_the_name_line_and_street_lines_are_no_names()
     assert merchant(rows[1:])[0] is None
 
 
+def test_logo_debris_with_low_ocr_confidence_is_no_name() -> None:
+    page = layout(["Siombst anole", "Pohlweg 110", "33100 Paderborn"])
+    doubtful = [
+        Token(t.text, t.bbox, 0.3 if index == 0 else 0.9, t.page)
+        for index, row in enumerate(page.rows) for t in row.tokens
+    ]
+    rows = build_layout(1, doubtful, 0.5, "ocr").rows
+    name, address, _ = merchant(rows)
+    assert name is None
+    assert address is not None and address.value == "Pohlweg 110 33100 Paderborn"
+    assert merchant(page.rows)[0] is not None  # the same line read with confidence
+
+
 def test_no_merchant_rather_than_a_table_header_or_debris() -> None:
     rows = rows_of([
         "TAX INVOICE",

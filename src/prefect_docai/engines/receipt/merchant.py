@@ -289,6 +289,11 @@ def merchant(rows: Sequence[Row]) -> tuple[Candidate | None, Candidate | None, i
         (i for i, row in enumerate(rows) if last_name_token in row.tokens), rows.index(chosen)
     ) + 1
     address = _address(rows, start, name or "")
+    confidence = sum(t.confidence for t in name_tokens) / len(name_tokens)
+    if strength < 0.7 and confidence < 0.6:
+        # A logo read as letters ("Siombst anole" for ALDI): without a company word, a
+        # line OCR itself doubts is no name.
+        name = None
     if name is None or (address is None and strength < 0.7):
         # A lone line without a company word and no address under it is more likely a
         # heading or OCR debris than the merchant: report nothing rather than guess.
