@@ -278,7 +278,33 @@ def test_name_without_legal_form_continues_on_a_short_line() -> None:
     assert name is not None and name.value == "KEDAI RUNCIT SDN BHD"
 
 
-def test_lot_number_is_not_a_postcode() -> None:
+def test_registration_number_line_with_ocr_noise_is_no_address_line() -> None:
+    rows = rows_of([
+        "PROSPER NIAGA",
+        "Company y No : SA0099552-P",
+        "LOT PT 1138 PT 33122,",
+        "BANDAR MAHKOTA CHERAS",
+        "43200 CHERAS, SELANGOR",
+        "Site : 2365",
+    ])
+    address = merchant(rows)[1]
+    assert address is not None
+    assert address.value == "LOT PT 1138 PT 33122, BANDAR MAHKOTA CHERAS 43200 CHERAS, SELANGOR"
+
+
+def test_dollar_sign_misread_for_rm_keeps_dates_day_first() -> None:
+    lines: list[str | tuple[str, ...]] = [
+        "FARMASI MALURI S/B (587969-U)",
+        "23, Jln Burung Jentayu, 52100 KL.",
+        "GST NO: 000342237184",
+        ("Receipt : 71857936", "02/03/18 05:16 PM"),
+        ("TOTAL (Including GST)", "$79.35"),
+    ]
+    result = extract_receipt([layout(lines)])
+    assert result.date is not None and result.date.value == "2018-03-02"
+    us = extract_receipt([layout(["Carter DIY Centre", "7914 Smith Extensions",
+                                  "New Katrina, PR 12046", ("TOTAL", "$37.13"), "06/02/2024"])])
+    assert us.date is not None and us.date.value == "2024-06-02"
     rows = rows_of([
         "99 SPEED MART 5/8 (519537-X)",
         "LOT P.T, 33198, BATU 4",

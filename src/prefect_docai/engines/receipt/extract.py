@@ -28,6 +28,10 @@ from prefect_docai.models.results import (
 )
 
 _US_ADDRESS = re.compile(r",\s*[A-Z]{2}\s+\d{5}(?:-\d{4})?\s*$")
+_MALAYSIAN = re.compile(
+    r"\b(?:gst|sdn\.?\s*bhd|s/b|rm|myr|jalan|jln|taman|selangor|johor|kuala\s+lumpur)\b",
+    re.IGNORECASE,
+)
 _TIME = re.compile(r"\b(\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp][Mm])?)\b")
 
 
@@ -107,9 +111,11 @@ def extract_receipt(layouts: Sequence[PageLayout]) -> ReceiptResult:
     receipt_currency = currency(rows)
     # US receipts print month-first dates (an impossible month still flips back): known by
     # the dollar or by a "City, ST 12345" address.
-    us = (receipt_currency is not None and receipt_currency.value == "USD") or (
-        address is not None and bool(_US_ADDRESS.search(str(address.value)))
-    )
+    # A "$" may be OCR's reading of "RM": Malaysian words overrule it.
+    malaysian = any(_MALAYSIAN.search(row.text) for row in rows)
+    us = (
+        receipt_currency is not None and receipt_currency.value == "USD" and not malaysian
+    ) or (address is not None and bool(_US_ADDRESS.search(str(address.value))))
     date, time = receipt_date_time(rows, month_first=us)
     sums = totals(rows, separator)
     total = sums["total"]

@@ -51,7 +51,7 @@ REGISTRATION = re.compile(
     r"^\(?\s*[A-Z]{0,3}\d{4,}-[A-Z]\s*\)?$",
     _I,
 )
-_REG_IN_ROW = re.compile(r"\(?\b\d{5,12}\s?-\s?[A-Z]\b\)?")
+_REG_IN_ROW = re.compile(r"\(?(?<![\w-])[A-Z]{0,3}\d{5,12}\s?-\s?[A-Z]\b\)?")
 _STREET = re.compile(
     r"^(?:no\.?\s*\d|lot\b)|\b(?:jalan|jln|taman|tmn|lorong|persiaran|lebuh|straße|strasse|"
     r"str\.|street|road|avenue|weg|platz|allee|gasse|ring)\b|(?:straße|strasse|weg|platz)\b",
@@ -320,7 +320,12 @@ def _address(rows: Sequence[Row], start: int, name: str) -> Candidate | None:
     for position in range(start, min(len(rows), start + 7)):
         row = rows[position]
         text = row.text.strip()
-        if REGISTRATION.match(clean_text(text)) or re.fullmatch(r"\(.*\)", text):
+        if (
+            REGISTRATION.match(clean_text(text))
+            or re.fullmatch(r"\(.*\)", text)
+            or (_REG_IN_ROW.search(text) and not _has_postcode(text))
+        ):
+            # "Company y No : SA0099552-P": a registration number is no address line.
             if address_rows:
                 break
             continue
