@@ -196,6 +196,7 @@ def test_keyword_repair(damaged: str, repaired: str) -> None:
         ("Date : O1- “06 aa 18: at: 08", "2018-06-01"),
         ("01.06.2018 15:20", "2018-06-01"),
         ("05/07/2025. 07:20:44", "2025-07-05"),
+        ("RECEIPT #: CSP0397224 DATES 13707/2017", "2017-07-13"),
     ],
 )
 def test_damaged_dates(line: str, expected: str) -> None:
@@ -355,6 +356,7 @@ def test_no_merchant_rather_than_a_table_header_or_debris() -> None:
     name, address, _ = merchant(rows)
     assert name is None and address is None
     assert merchant(rows_of(["SERSY EN", "TEL: 612 6635", "ids Si his", "CASH:"]))[0] is None
+    assert merchant(rows_of(["‚ENTERPRISE (5", "NO. 17-G, JALAN SETIA INDAH", "40170 SHAH ALAM"]))[0] is None
 
 
 @pytest.mark.parametrize(

@@ -19,7 +19,7 @@ from prefect_docai.engines.invoice.candidates import Candidate, date_in
 from prefect_docai.engines.parsing.layout import Row, Token
 
 _I = re.IGNORECASE
-DATE_LABEL = re.compile(r"\b(?:date|datum|dated|tarikh|dt)\b|^d\s?d\b", _I)
+DATE_LABEL = re.compile(r"\b(?:dates?|datum|dated|tarikh|dt)\b|^d\s?d\b", _I)
 OTHER_DATE = re.compile(
     r"valid|expir|exp\b|gültig|g[uü]ltig|until|bis\b|mhd|best\s*before|due|f[aä]llig|"
     r"birth|geburt|print",
@@ -98,7 +98,7 @@ def _readings(row: Row, month_first: bool, labelled: bool, today: date) -> Itera
             yield DateReading(value, _span(row, match.start(), match.end()), 0.0)
     for token in tokens:
         raw = token.text.strip(".,:;()[]'\"“”‘’")
-        if not _DATEISH.match(raw) and not re.fullmatch(r"\d{6,8}|\d{2}[./-]\d{6}|\d{4}[./-]\d{4}", raw):
+        if not _DATEISH.match(raw) and not re.fullmatch(r"\d{6,8}|\d{2}[./-]\d{6}|\d{4,5}[./-]\d{4}", raw):
             continue
         fixed = raw.translate(_LETTER_DIGITS)
         cost = 0.0 if fixed == raw else 0.15
@@ -113,6 +113,13 @@ def _readings(row: Row, month_first: bool, labelled: bool, today: date) -> Itera
             value = _valid(int(y), int(m), int(d), today)
             if value is not None:
                 yield DateReading(value, (token,), cost + 0.2)
+                continue
+        slash = re.fullmatch(r"(\d{2})[17](\d{2})[./-](\d{4})", fixed)
+        if labelled and slash is not None:
+            # "13707/2017": the first "/" read as a 7 or 1, next to a date label.
+            value = _valid(int(slash[3]), int(slash[2]), int(slash[1]), today)
+            if value is not None:
+                yield DateReading(value, (token,), cost + 0.3)
                 continue
         if labelled:
             # One commonly confused digit ("30/64/2018"): only next to a date label.

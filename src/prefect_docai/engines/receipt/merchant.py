@@ -289,6 +289,10 @@ def merchant(rows: Sequence[Row]) -> tuple[Candidate | None, Candidate | None, i
         (i for i, row in enumerate(rows) if last_name_token in row.tokens), rows.index(chosen)
     ) + 1
     address = _address(rows, start, name or "")
+    if name is not None and not re.search(
+        r"[^\W\d_]{2,}", COMPANY.sub(" ", re.sub(r"\([^)]*\)?", " ", name))
+    ):
+        name = None  # "ENTERPRISE (5": a legal form alone names nobody
     confidence = sum(t.confidence for t in name_tokens) / len(name_tokens)
     if strength < 0.7 and confidence < 0.6:
         # A logo read as letters ("Siombst anole" for ALDI): without a company word, a
