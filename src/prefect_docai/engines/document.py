@@ -74,12 +74,14 @@ class OcrView:
     gray: raster.Gray
     scale: float
     """View pixels per pixel of the page raster the preparer was given."""
+    psm: int | None = None
+    """Tesseract page segmentation mode for this view (``None``: automatic)."""
 
 
 Preparer = Callable[[Image.Image], Sequence[OcrView]]
 """Turns a page raster (RGB, or L for gray sources) into OCR views. The first view is read
-as usual (orientation, deskew, contrast retry); each further view is read with the same
-orientation and merged line by line, the more confident reading winning
+as usual (orientation, deskew, contrast retry); each further view is read once, with the
+same orientation, and merged line by line, the more confident reading winning
 (:func:`ocr.merge_readings`). Tools with special material (receipts) pass one to
 :func:`load_document`; the default is one luminance view at normalized text size."""
 
@@ -272,13 +274,14 @@ class Page:
             words, lines, rows = build_lines(tokens, width, height)
             self._words, self._lines, self._rows = words, lines, rows
 
-    def _read(self, image: raster.Gray, dpi: int, languages: str) -> _Reading:
+    def _read(self, image: raster.Gray, dpi: int, languages: str, psm: int | None = None,
+              retry: bool = True) -> _Reading:
         straight = raster.deskew(image)
-        found = ocr.recognize(straight.image, dpi, languages)
-        if _doubtful(found):
+        found = ocr.recognize(straight.image, dpi, languages, psm)
+        if retry and _doubtful(found):
             # Faint or unevenly lit pages: a second pass on a contrast-equalized copy, kept
             # if it reads more with confidence (SROIE: a blank result became CER 11 %).
-            second = ocr.recognize(raster.enhance_contrast(straight.image), dpi, languages)
+            second = ocr.recognize(raster.enhance_contrast(straight.image), dpi, languages, psm)
             if _reading_score(second) > _reading_score(found):
                 found = second
         found = ocr.repair_diacritics(straight.image, dpi, found, languages)
@@ -334,7 +337,7 @@ class Page:
         width_px, height_px = reading.width, reading.height
         for view in views[1:]:
             extra = self._read(_turn(view.gray, rotation), max(1, round(dpi * view.scale)),
-                               languages)
+                               languages, view.psm, retry=False)
             # Boxes into the first view's pixels, where the tokens below are measured.
             ratio = factor / view.scale
             found = ocr.merge_readings(found, [

@@ -112,7 +112,7 @@ def recognize(gray: Gray, dpi: int, lang: str, psm: int | None = None) -> list[O
         if text and text.strip() and box is not None:
             words.append(
                 OcrWord(
-                    text=text.strip(),
+                    text=_fold_foreign(text.strip(), lang),
                     box=(float(box[0]), float(box[1]), float(box[2]), float(box[3])),
                     confidence=max(0.0, min(1.0, iterator.Confidence(level) / 100.0)),
                     line=max(line, 0),
@@ -214,6 +214,17 @@ def _line_quality(words: list[OcrWord]) -> float:
     """Character-weighted mean confidence: a long confident word outweighs a stray mark."""
     chars = sum(len(w.text) for w in words)
     return sum(w.confidence * len(w.text) for w in words) / chars if chars else 0.0
+
+
+_DOTLESS_I_LANGUAGES = frozenset({"tur", "aze", "aze_cyrl", "crh", "kaz", "tat", "Latin"})
+
+
+def _fold_foreign(text: str, lang: str) -> str:
+    """Turkish dotless "ı" for "i": the LSTM models emit it on thin or broken i-dots
+    ("SELANGOı"), but only a few loaded languages ever write it."""
+    if "ı" in text and not _DOTLESS_I_LANGUAGES.intersection(lang.split("+")):
+        return text.replace("ı", "i")
+    return text
 
 
 _DIACRITICS = frozenset("äöüÄÖÜßéèêëàâçîïôûùÿñáíóúåøæœ")

@@ -8,7 +8,7 @@ keeps, line by line, the more confident reading (:func:`ocr.merge_readings`):
 
 * the **plain** view — colour-aware grayscale at the loader's usual text-size
   normalisation, so clean receipts read exactly as before;
-* the **joined** view — flattened background, glyphs scaled to ~24 px, contrast stretched
+* the **joined** view — flattened background, glyphs scaled to ~32 px, contrast stretched
   and a Gaussian blur about one dot pitch wide, which fuses dot-matrix dots into strokes.
 """
 
@@ -22,13 +22,15 @@ from prefect_docai.engines.document import OcrView
 
 COLOURED_INK_SATURATION = 0.25
 """Median saturation of the ink above which the print counts as coloured."""
-JOINED_GLYPH_HEIGHT = 24.0
+JOINED_GLYPH_HEIGHT = 32.0
 """Target glyph height (px, capitals and digits) of the joined view."""
 JOINED_MAX_SCALE = 3.0
 JOINED_MIN_SCALE = 0.4
-BLUR_PER_GLYPH = 1.5 / 24.0
-"""Gaussian sigma per pixel of glyph height: ~1.5 px at 24 px, one dot pitch of a 9-pin
-print head."""
+BLUR_PER_GLYPH = 0.05
+"""Gaussian sigma per pixel of glyph height: 1.6 px at 32 px, about one dot pitch of a
+9-pin print head."""
+JOINED_PSM = 4
+"""Tesseract's "single column of text of variable sizes": a till receipt."""
 _WORK_WIDTH = 1200
 
 
@@ -131,7 +133,7 @@ def joined_view(gray: raster.Gray) -> OcrView:
         factor = 1.0
     sigma = BLUR_PER_GLYPH * (measured * factor if measured else JOINED_GLYPH_HEIGHT)
     joined = cv2.GaussianBlur(stretch_contrast(flat), (0, 0), sigma)
-    return OcrView(np.ascontiguousarray(joined, dtype=np.uint8), factor)
+    return OcrView(np.ascontiguousarray(joined, dtype=np.uint8), factor, JOINED_PSM)
 
 
 def receipt_views(image: Image.Image) -> list[OcrView]:
