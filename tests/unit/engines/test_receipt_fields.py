@@ -173,6 +173,16 @@ def test_amounts_on_their_own_rows_and_a_zero_rate_vat_table() -> None:
     assert total_of(lines) == Decimal("47.15")
 
 
+def test_a_summary_heading_above_the_items_is_no_tax_table() -> None:
+    lines: list[str | tuple[str, ...]] = [
+        "ORDER SUMMARY",
+        ("Burger", "12.50"),
+        ("Fries", "4.00"),
+        ("Amount", "16.50"),
+    ]
+    assert total_of(lines) == Decimal("16.50")
+
+
 @pytest.mark.parametrize(
     ("damaged", "repaired"),
     [("T0TAL", "total"), ("TOTAI", "total"), ("6ST @6%", "gst @6%"), ("T OT Al", "total"),

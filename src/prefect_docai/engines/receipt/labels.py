@@ -60,7 +60,7 @@ CARD = re.compile(
 )
 DISCOUNT = re.compile(r"discount|disc\b|rabatt|coupon|voucher|nachlass", _I)
 TAX_TABLE = re.compile(
-    r"(?:gst|tax|vat|mwst)\s*(?:summary|analysis)|summary|netto.*brutto|brutto.*netto|"
+    r"(?:g[s5o]t|tax|vat|mwst)\s*(?:summary|analysis)|netto.*brutto|brutto.*netto|"
     r"tax\s*code|mwst\s*%|^(?:mwst|ust|vat)\b.*\bnetto\b|netto\s+(?:steuer|mwst)|"
     r"^(?:vat|gst|tax)\s+(?:net|amount)\b|\bnet\b.*\bgross\b",
     _I,
