@@ -177,10 +177,11 @@ def test_a_summary_heading_above_the_items_is_no_tax_table() -> None:
     lines: list[str | tuple[str, ...]] = [
         "ORDER SUMMARY",
         ("Burger", "12.50"),
-        ("Fries", "4.00"),
-        ("Amount", "16.50"),
+        ("Fries", "4.10"),
+        ("Voucher", "-0.60"),
+        ("Amount", "16.00"),
     ]
-    assert total_of(lines) == Decimal("16.50")
+    assert total_of(lines) == Decimal("16.00")
 
 
 @pytest.mark.parametrize(
