@@ -16,7 +16,12 @@ from prefect_docai.engines.receipt.dates import receipt_date
 from prefect_docai.engines.receipt.extract import extract_receipt
 from prefect_docai.engines.receipt.items import find_items
 from prefect_docai.engines.receipt.labels import repair_words
-from prefect_docai.engines.receipt.merchant import clean_text, correct_address_words, merchant
+from prefect_docai.engines.receipt.merchant import (
+    clean_text,
+    correct_address_words,
+    merchant,
+    unify_spellings,
+)
 from prefect_docai.engines.receipt.totals import analyse_totals
 
 CHAR = 0.011
@@ -317,6 +322,20 @@ def test_dollar_sign_misread_for_rm_keeps_dates_day_first() -> None:
     us = extract_receipt([layout(["Carter DIY Centre", "7914 Smith Extensions",
                                   "New Katrina, PR 12046", ("TOTAL", "$37.13"), "06/02/2024"])])
     assert us.date is not None and us.date.value == "2024-06-02"
+
+
+def test_a_word_read_twice_takes_the_surer_spelling() -> None:
+    tokens = [
+        Token("Jalan", (0, 0, 0.1, 0.01), 0.93, 1),
+        Token("Tampoi", (0, 0, 0.1, 0.01), 0.93, 1),
+        Token("Tampol,81200", (0, 0, 0.1, 0.01), 0.86, 1),
+    ]
+    assert unify_spellings("12, Jalan Tampoi 7/4, Tampol,81200 Johor", tokens) == (
+        "12, Jalan Tampoi 7/4, Tampoi,81200 Johor"
+    )
+
+
+def test_lot_number_is_not_a_postcode() -> None:
     rows = rows_of([
         "99 SPEED MART 5/8 (519537-X)",
         "LOT P.T, 33198, BATU 4",

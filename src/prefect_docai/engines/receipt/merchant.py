@@ -134,6 +134,26 @@ _STATES = (
 _FOLDED_ADDRESS_WORDS = {L.confusion_fold(w): w for w in (*_ADDRESS_WORDS, *_STATES)}
 
 
+def unify_spellings(text: str, tokens: Sequence[Token]) -> str:
+    """A word read twice with a confusable glyph ("Tampoi" … "Tampol"): every reading
+    takes the spelling of the one OCR was surest of."""
+    best: dict[str, tuple[float, str]] = {}
+    for token in tokens:
+        for word in re.findall(r"[^\W\d_]{4,}", token.text):
+            key = L.confusion_fold(word)
+            if key not in best or token.confidence > best[key][0]:
+                best[key] = (token.confidence, word)
+
+    def spell(match: re.Match[str]) -> str:
+        word = match[0]
+        found = best.get(L.confusion_fold(word))
+        if found is None or found[1].lower() == word.lower():
+            return word
+        return _restore_case(found[1].lower(), word)
+
+    return re.sub(r"[^\W\d_]{4,}", spell, text)
+
+
 def _restore_case(word: str, like: str) -> str:
     if like.isupper():
         return word.upper()
@@ -377,5 +397,6 @@ def _address(rows: Sequence[Row], start: int, name: str) -> Candidate | None:
         # is a slogan or OCR debris.
         return None
     tokens = tuple(t for r in address_rows for t in r.tokens)
-    text = correct_address_words(" ".join(_clean_address(r.text) for r in address_rows))
+    text = unify_spellings(" ".join(_clean_address(r.text) for r in address_rows), tokens)
+    text = correct_address_words(text)
     return Candidate(text, tokens, 0.6, "\n".join(r.text for r in address_rows))
