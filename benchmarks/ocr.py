@@ -9,6 +9,8 @@ Speed: scanned pages/s on both cores (a multi-page image-only PDF through ``IcrE
 ``tesseract`` with 2 parallel processes, ``ocrmypdf --jobs 2``), born-digital pages/s,
 and peak RSS of ``IcrEngine`` on a long scanned PDF (child process).
 
+``--peers receipt`` adds the receipt tool's OCR (German + English, ``receipt_views``).
+
 Run: ``python -m benchmarks.ocr [--subsets sroie,born] [--limit N] [--peers tesseract,ocrmypdf]
 [--speed-pages N] [--rss-pages N]`` (``--rss-pages 0`` skips the RSS run; 200 is the goal size).
 """
@@ -198,6 +200,17 @@ def ours(sample: Sample) -> str:
         return document.text()
 
 
+def receipt(sample: Sample) -> str:
+    """The page model as ToolReceipt reads a page: German + English, receipt views."""
+    from prefect_docai.engines.document import load_document
+    from prefect_docai.engines.receipt.engine import RECEIPT_LANGUAGES
+    from prefect_docai.engines.receipt.image import receipt_views
+
+    with load_document(sample.image, languages=RECEIPT_LANGUAGES,
+                       prepare=receipt_views) as document:
+        return document.text()
+
+
 def tesseract_cli(sample: Sample) -> str:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / f"in{sample.suffix}"
@@ -231,7 +244,7 @@ def ocrmypdf(sample: Sample) -> str:
 
 
 ENGINES: dict[str, Callable[[Sample], str]] = {
-    "ours": ours, "tesseract": tesseract_cli, "ocrmypdf": ocrmypdf,
+    "ours": ours, "receipt": receipt, "tesseract": tesseract_cli, "ocrmypdf": ocrmypdf,
 }
 
 
