@@ -166,3 +166,14 @@ def test_merge_ignores_a_line_spanning_two_lines() -> None:
 def test_dotless_i_is_folded_unless_a_language_writes_it() -> None:
     assert ocr._fold_foreign("SELANGOı", "deu+eng") == "SELANGOi"
     assert ocr._fold_foreign("Kadıköy", "tur") == "Kadıköy"
+
+
+def test_joined_view_is_not_enlarged_past_the_pixel_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    from prefect_docai.engines.receipt import image
+
+    _, data = _dot_matrix_scan(2, dpi=150)
+    gray = receipt_gray(Image.open(io.BytesIO(data)))
+    monkeypatch.setattr(image, "JOINED_MAX_PIXELS", gray.size * 2)
+    view = joined_view(gray)
+    assert view.gray.size <= gray.size * 2 * 1.01
+    assert view.scale > 1.0

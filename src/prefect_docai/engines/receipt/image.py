@@ -26,6 +26,8 @@ JOINED_GLYPH_HEIGHT = 32.0
 """Target glyph height (px, capitals and digits) of the joined view."""
 JOINED_MAX_SCALE = 3.0
 JOINED_MIN_SCALE = 0.4
+JOINED_MAX_PIXELS = 30_000_000
+"""The joined view is never enlarged beyond this (memory and Tesseract time on big photos)."""
 BLUR_PER_GLYPH = 0.05
 """Gaussian sigma per pixel of glyph height: 1.6 px at 32 px, about one dot pitch of a
 9-pin print head."""
@@ -122,6 +124,7 @@ def joined_view(gray: raster.Gray) -> OcrView:
     factor = 1.0
     if measured is not None:
         factor = min(max(JOINED_GLYPH_HEIGHT / measured, JOINED_MIN_SCALE), JOINED_MAX_SCALE)
+    factor = min(factor, max(1.0, (JOINED_MAX_PIXELS / max(gray.size, 1)) ** 0.5))
     flat = flatten_background(gray)
     if abs(factor - 1.0) > 0.05:
         height, width = flat.shape
