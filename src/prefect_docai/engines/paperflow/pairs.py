@@ -52,6 +52,7 @@ PAIR_FEATURES: tuple[str, ...] = (
     "source_changed",
     "margin_seq",
     "margin_restart",
+    "margin_backwards",
     "top_band_jaccard",
     "bottom_band_jaccard",
     "sentence_continues",
@@ -89,6 +90,7 @@ PAIR_DIRECTION: dict[str, int] = {
     "source_changed": 1,
     "margin_seq": -1,
     "margin_restart": 1,
+    "margin_backwards": 1,
     "top_band_jaccard": -1,
     "bottom_band_jaccard": -1,
     "sentence_continues": -1,
@@ -196,6 +198,11 @@ def pair_features(pages: Sequence[StreamPage], text_rows: sparse.csr_matrix) -> 
         seq = any(number - 1 in p.margin_numbers for number in c.margin_numbers)
         set_("margin_seq", float(seq))
         set_("margin_restart", float(not seq and 1 in c.margin_numbers))
+        # numbering that falls back (page 54, then page 41): another document's excerpt
+        set_("margin_backwards", float(
+            not seq and bool(p.margin_numbers) and bool(c.margin_numbers)
+            and max(c.margin_numbers) < min(p.margin_numbers)
+        ))
         set_("top_band_jaccard", _jaccard(p.top_band, c.top_band))
         set_("bottom_band_jaccard", _jaccard(p.bottom_band, c.bottom_band))
         set_("sentence_continues", float(p.open_end and c.lower_start))
