@@ -1,6 +1,7 @@
 """PaperFlow page stream segmentation on corpus streams.
 
-Run: ``python -m benchmarks.paperflow [--streams N] [--images N] [--seed S]``.
+Run: ``python -m benchmarks.paperflow [--streams N] [--images N] [--seed S] [--cv K]
+[--fingerprint keep|empty|uniform] [--out FILE]``.
 
 Sets:
 
@@ -22,6 +23,11 @@ each ``pss`` stream, without that stream's members) and the streams are scored a
 pair-feature level with the same decoder. ``--cv-groups family`` (the default) holds out
 whole seller families, as the disjoint test set does (the corpus has several renderings of
 one invoice scenario); ``document`` holds out single documents only (optimistic).
+
+Page fingerprints (``engines.fingerprint``: fonts and image encodings, content-based, so a
+document's pages carry the same ones in a built stream as in a qpdf-joined file) are used as
+read; ``--fingerprint empty`` or ``uniform`` removes them or gives every page the same one
+(a scanner's single-source stream) to measure the splitter without that evidence.
 """
 
 from __future__ import annotations
@@ -90,13 +96,29 @@ class Tally:
         }
 
 
-def predict_starts(views: list[Any]) -> list[int]:
+FINGERPRINT_MODES = ("keep", "empty", "uniform")
+ONE_SOURCE = frozenset({"i:2480x3508:/DCTDecode:/DeviceGray:8"})
+
+
+def neutral(items: list[Any], mode: str) -> list[Any]:
+    """Pages (views or stream pages) with the file-of-origin fingerprint kept, removed
+    (``empty``: a source that gives none) or made one for all (``uniform``: a scanner's
+    single-source stream): the splitter must hold up without that evidence."""
+    import dataclasses
+
+    if mode == "keep":
+        return items
+    value = frozenset() if mode == "empty" else ONE_SOURCE
+    return [dataclasses.replace(item, fingerprint=value) for item in items]
+
+
+def predict_starts(views: list[Any], fingerprint: str = "keep") -> list[int]:
     from prefect_docai.engines.paperflow.splitter import split_stream
 
-    return [doc.pages[0] + 1 for doc in split_stream(views)]
+    return [doc.pages[0] + 1 for doc in split_stream(neutral(views, fingerprint))]
 
 
-def run_pss(corpus: Path, manifest: dict[str, Any]) -> Tally:
+def run_pss(corpus: Path, manifest: dict[str, Any], fingerprint: str = "keep") -> Tally:
     from prefect_docai.engines.classify.pages import ocr_languages, page_views
     from prefect_docai.engines.document import load_document
 
@@ -104,7 +126,7 @@ def run_pss(corpus: Path, manifest: dict[str, Any]) -> Tally:
     for stream in manifest["pss_streams"]:
         data = (corpus / stream["file"]).read_bytes()
         with load_document(data, languages=ocr_languages(("eng",))) as document:
-            starts = predict_starts(page_views(document))
+            starts = predict_starts(page_views(document), fingerprint)
         tally.add(stream["id"], list(stream["gt"]["document_start_pages"]), starts, stream["pages"])
     return tally
 
@@ -163,7 +185,7 @@ def build_streams(docs: dict[str, Any], count: int, seed: int) -> dict[str, list
 
 
 def run_cv(corpus: Path, manifest: dict[str, Any], folds: int, count: int,
-           seed: int, groups: str = "family") -> dict[str, Any]:
+           seed: int, groups: str = "family", fingerprint: str = "keep") -> dict[str, Any]:
     sys.path.insert(0, str(ROOT / "scripts"))
     import numpy as np
     import train_splitter as ts
@@ -191,7 +213,7 @@ def run_cv(corpus: Path, manifest: dict[str, Any], folds: int, count: int,
         pages, rows, truth = [], [], []
         for member in members:
             truth.append(len(pages) + 1)
-            pages.extend(as_read[member].pages)
+            pages.extend(neutral(as_read[member].pages, fingerprint))
             rows.append(as_read[member].rows)
         boundary = np.ones(len(pages))
         if len(pages) > 1:
@@ -245,6 +267,9 @@ def main() -> None:
     parser.add_argument("--cv", type=int, default=0, help="K folds for the honest run (0: skip)")
     parser.add_argument("--cv-groups", choices=("family", "document"), default="family",
                         help="hold out whole seller families (default) or single documents")
+    parser.add_argument("--fingerprint", choices=FINGERPRINT_MODES, default="keep",
+                        help="page fingerprints as read, removed, or one for the whole stream")
+    parser.add_argument("--out", type=Path, default=RESULTS / "paperflow.json")
     args = parser.parse_args()
     corpus = corpus_dir()
     if corpus is None:
@@ -254,7 +279,7 @@ def main() -> None:
     started = time.monotonic()
     report: dict[str, Any] = {}
     t0 = time.monotonic()
-    report["pss"] = run_pss(corpus, manifest).summary()
+    report["pss"] = run_pss(corpus, manifest, args.fingerprint).summary()
     report["pss"]["seconds"] = round(time.monotonic() - t0, 1)
     t0 = time.monotonic()
     docs = load_corpus_views(corpus, manifest, args.images)
@@ -270,7 +295,7 @@ def main() -> None:
                 truth.append(len(views) + 1)
                 views.extend(docs[member][1])
             t1 = time.monotonic()
-            starts = predict_starts(views)
+            starts = predict_starts(views, args.fingerprint)
             split_seconds += time.monotonic() - t1
             split_pages += len(views)
             tally.add(f"{name}-{k}:{','.join(members)}", truth, starts, len(views))
@@ -283,7 +308,8 @@ def main() -> None:
         document.close()
     if args.cv:
         t0 = time.monotonic()
-        report.update(run_cv(corpus, manifest, args.cv, args.streams, args.seed, args.cv_groups))
+        report.update(run_cv(corpus, manifest, args.cv, args.streams, args.seed, args.cv_groups,
+                             args.fingerprint))
         print(f"cross-validation in {time.monotonic() - t0:.0f} s")
     print(f"\n{'set':22} {'streams':>7} {'bP':>6} {'bR':>6} {'bF1':>6} {'docF1':>6} {'0-err':>6}")
     for name, r in report.items():
@@ -292,9 +318,9 @@ def main() -> None:
               f"{r['zero_error_share']:6.3f}")
     print(f"splitting {split_ms:.0f} ms per page (pages loaded; {split_pages} pages)")
     print(f"total {time.monotonic() - started:.0f} s")
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    out = {**report, "split_ms_per_page": round(split_ms, 1)}
-    (RESULTS / "paperflow.json").write_text(json.dumps(out, indent=2))
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    out = {**report, "split_ms_per_page": round(split_ms, 1), "fingerprint": args.fingerprint}
+    args.out.write_text(json.dumps(out, indent=2))
 
 
 if __name__ == "__main__":

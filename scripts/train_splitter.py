@@ -11,7 +11,10 @@ Needs the classifier (``scripts/train_classifier.py``) first: its page probabili
 scaled layout features are pair features. Streams are built from documents of the sample
 generator's training templates: random orders, runs of one template (same-sender
 documents back to back), one-page and long documents, blank sheets between documents and
-blank duplex backs inside them, and a share of pages with OCR-like text noise. The
+blank duplex backs inside them, and a share of pages with OCR-like text noise. Pages keep
+their file-of-origin fingerprint (``engines.fingerprint``), except in a share of streams
+where it is removed or made one for all pages (sources that give none, a scanner's
+single-source stream), so the scorer also splits without it. The
 gradient-boosting model learns P(a new document starts at this page); the length-prior
 weight of the decoder is chosen on validation streams. Fixed seeds throughout.
 """
@@ -79,7 +82,8 @@ def _without(view: PageView, drop: Callable[[tuple[str, float, float, float, flo
         )
         if not drop(line):
             keep.extend(words)
-    return PageView(keep, view.width_pt, view.height_pt, view.source, view.render, view.image())
+    return PageView(keep, view.width_pt, view.height_pt, view.source, view.render, view.image(),
+                    view.fingerprint)
 
 
 def variants(views: list[PageView], rng: random.Random) -> list[list[PageView]]:
@@ -109,6 +113,23 @@ def prepare(per_template: int, classifier: ClassifierModel, seed: int) -> list[D
     return docs
 
 
+NO_FINGERPRINT_SHARE = 0.2
+ONE_SOURCE_SHARE = 0.2
+
+
+def _stream_fingerprint(rng: random.Random) -> frozenset[str] | None:
+    """``None`` keeps each page's own fingerprint. Otherwise one for the whole stream:
+    empty (a source that gives none, e.g. images without metadata) or one shared by every
+    page (a scanner's single-source stream), so the scorer learns to split without the
+    file-of-origin evidence and never reads a shared fingerprint as proof of continuity."""
+    draw = rng.random()
+    if draw < NO_FINGERPRINT_SHARE:
+        return frozenset()
+    if draw < NO_FINGERPRINT_SHARE + ONE_SOURCE_SHARE:
+        return frozenset({"i:2480x3508:/DCTDecode:/DeviceGray:8"})
+    return None
+
+
 def build_stream(
     docs: list[DocPages], rng: random.Random
 ) -> tuple[list[StreamPage], sparse.csr_matrix, list[int]]:
@@ -130,12 +151,16 @@ def build_stream(
     pages: list[StreamPage] = []
     rows = []
     starts = []
+    fingerprint = _stream_fingerprint(rng)
     for i, doc in enumerate(chosen):
         starts.append(len(pages))
         between = 1 if i and rng.random() < 0.08 else 0
         for k, page in enumerate(doc.pages):
             blanks = between if k == 0 else (1 if rng.random() < 0.04 else 0)
-            pages.append(dataclasses.replace(page, blanks_before=blanks))
+            pages.append(dataclasses.replace(
+                page, blanks_before=blanks,
+                fingerprint=page.fingerprint if fingerprint is None else fingerprint,
+            ))
         rows.append(doc.rows)
     return pages, sparse.csr_matrix(sparse.vstack(rows)), starts
 

@@ -188,6 +188,12 @@ class Page:
         return "text-layer" if layer is not None and layer.usable else "ocr"
 
     @property
+    def fingerprint(self) -> frozenset[str]:
+        """How the page's file was made (fonts, image encodings; ``engines.fingerprint``):
+        page stream segmentation compares it between neighbours."""
+        return self._document._fingerprint(self._index)
+
+    @property
     def text_layer_status(self) -> str:
         """Why the text layer was (not) used: ``ok``, ``empty``, ``garbled``, ``image``, or
         ``none`` for images."""
@@ -435,6 +441,7 @@ class Document:
         self._sizes: list[tuple[float, float]] = []
         self._rotations: list[int] = []
         self._image_dpi: list[float] = []
+        self._fingerprints: list[frozenset[str]] | None = None
         self._closed = False
         self.pages: Sequence[Page] = _Pages([Page(self, i) for i in range(page_count)])
 
@@ -547,6 +554,15 @@ class Document:
             raise DocumentError("image_too_large", str(exc)) from exc
         except (UnidentifiedImageError, OSError, SyntaxError, ValueError, EOFError) as exc:
             raise DocumentError("corrupt_image", f"The image cannot be read: {exc}.") from exc
+
+    def _fingerprint(self, index: int) -> frozenset[str]:
+        if self._fingerprints is None:
+            from prefect_docai.engines.fingerprint import fingerprints
+
+            found = fingerprints(self._data)
+            # a file pikepdf reads differently from pdfium gives no evidence at all
+            self._fingerprints = found if len(found) == self.page_count else []
+        return self._fingerprints[index] if self._fingerprints else frozenset()
 
     def _base_size(self, index: int) -> tuple[float, float]:
         """Page size after ``/Rotate`` (pdfium's page sizes already include it)."""

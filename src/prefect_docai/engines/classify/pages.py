@@ -28,7 +28,8 @@ def _renderer(page: Page) -> Callable[[int], GrayImage]:
 
 
 def page_view(page: Page) -> PageView:
-    return PageView(page.words, page.width, page.height, page.source, _renderer(page))
+    return PageView(page.words, page.width, page.height, page.source, _renderer(page),
+                    fingerprint=page.fingerprint)
 
 
 def page_views(document: Document) -> list[PageView]:

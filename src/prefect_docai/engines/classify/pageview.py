@@ -32,6 +32,8 @@ class PageView:
     render: Callable[[int], GrayImage] | None = None
     """Grayscale raster at the given dpi (lazy: only called when image features are wanted)."""
     _image: GrayImage | None = field(default=None, repr=False)
+    fingerprint: frozenset[str] = field(default_factory=frozenset)
+    """How the page's file was made (``engines.fingerprint``); empty when unknown."""
 
     @property
     def text(self) -> str:

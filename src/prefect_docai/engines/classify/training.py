@@ -166,7 +166,8 @@ def noisy_view(view: PageView, rng: random.Random) -> PageView:
             text = text.replace(a, b, 1) if a in text else text[: max(len(text) - 1, 1)]
         conf = min(1.0, max(0.0, rng.gauss(0.9 if text == word.text else 0.6, 0.08)))
         words.append(Word(text, word.bbox, conf, word.line, word.block, None))
-    return PageView(words, view.width_pt, view.height_pt, "ocr", view.render, view.image())
+    return PageView(words, view.width_pt, view.height_pt, "ocr", view.render, view.image(),
+                    view.fingerprint)
 
 
 def generated_docs(
@@ -242,19 +243,27 @@ def corpus_views(corpus: Path, entry: dict[str, Any]) -> list[PageView]:
         views = text_layer_views(data)
         if sum(len(v.words) for v in views) > 20:
             return views
-        return [
+        scanned = [
             _cached_ocr(
                 f"{entry['sha256'][:24]}-{i}", lambda i=i: _gray_from_pdf_page(data, i, 300), 300
             )
             for i in range(len(views))
         ]
+        # OCR views are cached without their file: the page's fingerprint comes from it
+        for scan, view in zip(scanned, views, strict=True):
+            scan.fingerprint = view.fingerprint
+        return scanned
     from PIL import Image, ImageOps
+
+    from prefect_docai.engines.fingerprint import image_fingerprints
 
     with Image.open(path) as image:
         gray = np.asarray(ImageOps.exif_transpose(image).convert("L"), dtype=np.uint8).copy()
         dpi = int(image.info.get("dpi", (300, 300))[0] or 300)
     dpi = dpi if 70 <= dpi <= 1200 else 300
-    return [_cached_ocr(entry["sha256"][:24], lambda: gray, dpi)]
+    view = _cached_ocr(entry["sha256"][:24], lambda: gray, dpi)
+    view.fingerprint = next(iter(image_fingerprints(data)), frozenset())
+    return [view]
 
 
 def corpus_samples(corpus: Path, exclude: set[str] | None = None) -> list[Sample]:

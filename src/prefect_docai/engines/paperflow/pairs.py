@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -61,6 +61,8 @@ PAIR_FEATURES: tuple[str, ...] = (
     "x0_shift",
     "x1_shift",
     "font_ratio",
+    "fp_disjoint",
+    "fp_program_shared",
 )
 
 
@@ -97,6 +99,8 @@ PAIR_DIRECTION: dict[str, int] = {
     "x0_shift": 1,
     "x1_shift": 1,
     "font_ratio": 1,
+    "fp_disjoint": 1,
+    "fp_program_shared": -1,
 }
 """How each feature may move P(new document): +1 only up, -1 only down (monotonic
 constraints of the scorer). Continuity evidence never argues for a boundary, whatever the
@@ -118,6 +122,8 @@ class StreamPage:
     size: tuple[float, float]
     source: str
     blanks_before: int = 0
+    fingerprint: frozenset[str] = frozenset()
+    """How the page's file was made (``engines.fingerprint``); empty when unknown."""
 
 
 def _sim(a: str, b: str) -> float:
@@ -129,6 +135,24 @@ def _sim(a: str, b: str) -> float:
 def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
     union = a | b
     return len(a & b) / len(union) if union else 0.0
+
+
+def _fingerprint_features(
+    a: frozenset[str], b: frozenset[str], set_: Callable[[str, float], None]
+) -> None:
+    """Same file or not. An unknown fingerprint (either side empty) leaves both at 0.
+
+    Only the two ends of the scale: nothing shared at all (no font name, font program or
+    image encoding in common; never seen between pages of one corpus file) and a shared
+    embedded font program (a subset is specific to the file that embeds it). Partial
+    overlap is no evidence: real files draw a bold face or a per-page symbol subset on
+    some pages only, and a graded overlap learned from generated documents (every page
+    the same fonts) split such files (family-held-out cross-validation)."""
+    if not a or not b:
+        return
+    common = a & b
+    set_("fp_disjoint", float(not common))
+    set_("fp_program_shared", float(any(t.startswith("p:") for t in common)))
 
 
 def pair_features(pages: Sequence[StreamPage], text_rows: sparse.csr_matrix) -> FloatArray:
@@ -212,4 +236,5 @@ def pair_features(pages: Sequence[StreamPage], text_rows: sparse.csr_matrix) -> 
         set_("x1_shift", abs(p.body_x1 - c.body_x1))
         if p.font_median > 0 and c.font_median > 0:
             set_("font_ratio", abs(float(np.log(p.font_median / c.font_median))))
+        _fingerprint_features(prev.fingerprint, cur.fingerprint, set_)
     return out

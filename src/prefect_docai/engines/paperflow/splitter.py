@@ -167,6 +167,7 @@ def stream_pages(
             layout=scaled[k],
             size=(view.width_pt, view.height_pt),
             source=view.source,
+            fingerprint=view.fingerprint,
         )
         for k, view in enumerate(views)
     ]
