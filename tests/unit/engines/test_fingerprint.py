@@ -16,7 +16,12 @@ from tests.docgen import unicode_font
 from prefect_docai.engines.classify.pages import page_views
 from prefect_docai.engines.document import load_document
 from prefect_docai.engines.fingerprint import fingerprints, image_fingerprints
-from prefect_docai.engines.paperflow.pairs import PAIR_FEATURES, StreamPage, pair_features
+from prefect_docai.engines.paperflow.pairs import (
+    FP_UNKNOWN,
+    PAIR_FEATURES,
+    StreamPage,
+    pair_features,
+)
 from prefect_docai.engines.paperflow.splitter import (
     default_boundary_model,
     page_roles,
@@ -98,9 +103,9 @@ def test_fingerprint_pair_features() -> None:
     disjoint = x[:, PAIR_FEATURES.index("fp_disjoint")].tolist()
     program = x[:, PAIR_FEATURES.index("fp_program_shared")].tolist()
     # same file; same producer's other file (names shared, program not); another source;
-    # unknown on either side gives no evidence
-    assert disjoint == [0.0, 0.0, 1.0, 0.0, 0.0]
-    assert program == [1.0, 0.0, 0.0, 0.0, 0.0]
+    # unknown on either side is neither
+    assert disjoint == [0.0, 0.0, 1.0, FP_UNKNOWN, FP_UNKNOWN]
+    assert program == [1.0, 0.0, 0.0, FP_UNKNOWN, FP_UNKNOWN]
 
 
 def test_scorer_reads_the_file_of_origin() -> None:

@@ -137,10 +137,16 @@ def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
     return len(a & b) / len(union) if union else 0.0
 
 
+FP_UNKNOWN = 0.5
+"""Both fingerprint features when either page has none: between the evidence for (1) and
+against (0), so the scorer keeps "no evidence" apart from "evidence of the other kind"
+and leans on its other signals there."""
+
+
 def _fingerprint_features(
     a: frozenset[str], b: frozenset[str], set_: Callable[[str, float], None]
 ) -> None:
-    """Same file or not. An unknown fingerprint (either side empty) leaves both at 0.
+    """Same file or not.
 
     Only the two ends of the scale: nothing shared at all (no font name, font program or
     image encoding in common; never seen between pages of one corpus file) and a shared
@@ -149,6 +155,8 @@ def _fingerprint_features(
     some pages only, and a graded overlap learned from generated documents (every page
     the same fonts) split such files (family-held-out cross-validation)."""
     if not a or not b:
+        set_("fp_disjoint", FP_UNKNOWN)
+        set_("fp_program_shared", FP_UNKNOWN)
         return
     common = a & b
     set_("fp_disjoint", float(not common))
