@@ -27,7 +27,8 @@ one invoice scenario); ``document`` holds out single documents only (optimistic)
 Page fingerprints (``engines.fingerprint``: fonts and image encodings, content-based, so a
 document's pages carry the same ones in a built stream as in a qpdf-joined file) are used as
 read; ``--fingerprint empty`` or ``uniform`` removes them or gives every page the same one
-(a scanner's single-source stream) to measure the splitter without that evidence.
+(a scanner's single-source stream) to measure the splitter without that evidence (such a
+stream is scored by the content-only scorer).
 """
 
 from __future__ import annotations
@@ -194,7 +195,7 @@ def run_cv(corpus: Path, manifest: dict[str, Any], folds: int, count: int,
     from prefect_docai.engines.classify.model import default_model
     from prefect_docai.engines.classify.training import corpus_documents
     from prefect_docai.engines.paperflow.decode import decode
-    from prefect_docai.engines.paperflow.pairs import pair_features
+    from prefect_docai.engines.paperflow.pairs import origin_evidence, pair_features
     from prefect_docai.engines.paperflow.splitter import default_boundary_model
 
     classifier = default_model()
@@ -217,7 +218,8 @@ def run_cv(corpus: Path, manifest: dict[str, Any], folds: int, count: int,
             rows.append(as_read[member].rows)
         boundary = np.ones(len(pages))
         if len(pages) > 1:
-            boundary[1:] = model.score(pair_features(pages, sparse.vstack(rows).tocsr()))
+            x = pair_features(pages, sparse.vstack(rows).tocsr())
+            boundary[1:] = model.score(x, origin_evidence([p.fingerprint for p in pages]))
         return truth, [seg.start + 1 for seg in decode(boundary, model.prior)], len(pages)
 
     def group_of(doc_id: str) -> str:

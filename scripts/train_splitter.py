@@ -12,9 +12,9 @@ scaled layout features are pair features. Streams are built from documents of th
 generator's training templates: random orders, runs of one template (same-sender
 documents back to back), one-page and long documents, blank sheets between documents and
 blank duplex backs inside them, and a share of pages with OCR-like text noise. Pages keep
-their file-of-origin fingerprint (``engines.fingerprint``), except in a share of streams
-where it is removed or made one for all pages (sources that give none, a scanner's
-single-source stream), so the scorer also splits without it. The
+their file-of-origin fingerprint (``engines.fingerprint``); two scorers are fitted on the
+same pairs: one for streams with file-of-origin evidence and a content-only one (for a
+scanner's single-source stream or a source that gives no fingerprint). The
 gradient-boosting model learns P(a new document starts at this page); the length-prior
 weight of the decoder is chosen on validation streams. Fixed seeds throughout.
 """
@@ -43,6 +43,7 @@ from prefect_docai.engines.paperflow.decode import LengthPrior, decode  # noqa: 
 from prefect_docai.engines.paperflow.pairs import (  # noqa: E402
     StreamPage,
     monotonic_constraints,
+    origin_evidence,
     pair_features,
 )
 from prefect_docai.engines.paperflow.signals import find_page_number  # noqa: E402
@@ -50,6 +51,7 @@ from prefect_docai.engines.paperflow.splitter import (  # noqa: E402
     MODEL_FILE,
     BoundaryModel,
     stream_pages,
+    without_origin,
 )
 
 SEED = 20241123
@@ -113,23 +115,6 @@ def prepare(per_template: int, classifier: ClassifierModel, seed: int) -> list[D
     return docs
 
 
-NO_FINGERPRINT_SHARE = 0.2
-ONE_SOURCE_SHARE = 0.2
-
-
-def _stream_fingerprint(rng: random.Random) -> frozenset[str] | None:
-    """``None`` keeps each page's own fingerprint. Otherwise one for the whole stream:
-    empty (a source that gives none, e.g. images without metadata) or one shared by every
-    page (a scanner's single-source stream), so the scorer learns to split without the
-    file-of-origin evidence and never reads a shared fingerprint as proof of continuity."""
-    draw = rng.random()
-    if draw < NO_FINGERPRINT_SHARE:
-        return frozenset()
-    if draw < NO_FINGERPRINT_SHARE + ONE_SOURCE_SHARE:
-        return frozenset({"i:2480x3508:/DCTDecode:/DeviceGray:8"})
-    return None
-
-
 def build_stream(
     docs: list[DocPages], rng: random.Random
 ) -> tuple[list[StreamPage], sparse.csr_matrix, list[int]]:
@@ -151,23 +136,19 @@ def build_stream(
     pages: list[StreamPage] = []
     rows = []
     starts = []
-    fingerprint = _stream_fingerprint(rng)
     for i, doc in enumerate(chosen):
         starts.append(len(pages))
         between = 1 if i and rng.random() < 0.08 else 0
         for k, page in enumerate(doc.pages):
             blanks = between if k == 0 else (1 if rng.random() < 0.04 else 0)
-            pages.append(dataclasses.replace(
-                page, blanks_before=blanks,
-                fingerprint=page.fingerprint if fingerprint is None else fingerprint,
-            ))
+            pages.append(dataclasses.replace(page, blanks_before=blanks))
         rows.append(doc.rows)
     return pages, sparse.csr_matrix(sparse.vstack(rows)), starts
 
 
 def streams_to_xy(
     docs: list[DocPages], count: int, rng: random.Random
-) -> tuple[np.ndarray, np.ndarray, list[tuple[int, list[int], np.ndarray]]]:
+) -> tuple[np.ndarray, np.ndarray, list[tuple[int, list[int], np.ndarray, bool]]]:
     xs, ys, streams = [], [], []
     for _ in range(count):
         pages, rows, starts = build_stream(docs, rng)
@@ -177,16 +158,16 @@ def streams_to_xy(
             y[s - 1] = 1
         xs.append(x)
         ys.append(y)
-        streams.append((len(pages), starts, x))
+        streams.append((len(pages), starts, x, origin_evidence([p.fingerprint for p in pages])))
     return np.vstack(xs), np.concatenate(ys), streams
 
 
-def exact_match(model: object, streams: list[tuple[int, list[int], np.ndarray]],
+def exact_match(model: BoundaryModel, streams: list[tuple[int, list[int], np.ndarray, bool]],
                 prior: LengthPrior) -> float:
     good = 0
-    for n, starts, x in streams:
+    for n, starts, x, origin in streams:
         boundary = np.ones(n)
-        boundary[1:] = model.predict_proba(x)[:, 1]  # type: ignore[attr-defined]
+        boundary[1:] = model.score(x, origin)
         found = [seg.start for seg in decode(boundary, prior)]
         good += found == starts
     return good / max(len(streams), 1)
@@ -222,11 +203,23 @@ def new_model() -> object:
     )
 
 
+def fit_pair(x: np.ndarray, y: np.ndarray,
+             streams: list[tuple[int, list[int], np.ndarray, bool]]) -> tuple[object, object]:
+    """The scorer for streams with file-of-origin evidence (trained on those streams only:
+    the others never reach it) and the content-only one (every stream, fingerprint
+    features held at unknown)."""
+    origin = np.concatenate([np.full(n - 1, flag) for n, _, _, flag in streams])
+    model, content = new_model(), new_model()
+    model.fit(x[origin], y[origin])  # type: ignore[attr-defined]
+    content.fit(without_origin(x), y)  # type: ignore[attr-defined]
+    return model, content
+
+
 def fit_boundary(docs: list[DocPages], n_streams: int, weight: float) -> BoundaryModel:
-    x, y, _ = streams_to_xy(docs, n_streams, random.Random(SEED + 3))
-    model = new_model()
-    model.fit(x, y)  # type: ignore[attr-defined]
-    return BoundaryModel(model, LengthPrior.from_lengths([len(d.pages) for d in docs], weight=weight))
+    x, y, streams = streams_to_xy(docs, n_streams, random.Random(SEED + 3))
+    model, content = fit_pair(x, y, streams)
+    return BoundaryModel(model, content,
+                         LengthPrior.from_lengths([len(d.pages) for d in docs], weight=weight))
 
 
 def main() -> None:
@@ -256,10 +249,9 @@ def main() -> None:
     val_docs = [d for d in docs if d.origin in val_origins]
     train_docs = [d for d in docs if d.origin not in val_origins]
     n_streams = 100 if args.quick else args.streams
-    x, y, _ = streams_to_xy(train_docs, n_streams, random.Random(SEED + 1))
+    x, y, train_streams = streams_to_xy(train_docs, n_streams, random.Random(SEED + 1))
     _, _, val_streams = streams_to_xy(val_docs, max(50, n_streams // 5), random.Random(SEED + 2))
-    model = new_model()
-    model.fit(x, y)  # type: ignore[attr-defined]
+    model = BoundaryModel(*fit_pair(x, y, train_streams), LengthPrior.from_lengths([1]))
     lengths = [len(d.pages) for d in docs]
     best_weight, best_score = 0.0, -1.0
     for weight in (0.0, 0.1, 0.2, 0.35, 0.5, 0.8):

@@ -20,6 +20,7 @@ from prefect_docai.engines.paperflow.pairs import (
     FP_UNKNOWN,
     PAIR_FEATURES,
     StreamPage,
+    origin_evidence,
     pair_features,
 )
 from prefect_docai.engines.paperflow.splitter import (
@@ -110,18 +111,26 @@ def test_fingerprint_pair_features() -> None:
 
 def test_scorer_reads_the_file_of_origin() -> None:
     """Lookalike pages: the same text on both sides of the pair, so only the fingerprint
-    differs. Another source raises P(new document), a shared font program lowers it, and an
-    unknown fingerprint sits in between."""
+    differs. Another source raises P(new document), a shared font program lowers it; the
+    content-only scorer (streams without file-of-origin evidence) never reads them."""
     model = default_boundary_model()
     text = sparse.csr_matrix(np.ones((2, 1)))
     a = frozenset({"f:/ABCDEF+Arial:/TrueType", "p:1111111111111111"})
     b = frozenset({"i:2480x3508:/DCTDecode:/DeviceGray:8"})
-    scores = {
-        name: float(model.score(pair_features([_stream_page(x), _stream_page(y)], text))[0])
-        for name, (x, y) in {"same": (a, a), "unknown": (frozenset(), frozenset()),
-                             "other": (a, b)}.items()
-    }
-    assert scores["same"] < scores["unknown"] < scores["other"]
+    pairs = {name: pair_features([_stream_page(x), _stream_page(y)], text)
+             for name, (x, y) in {"same": (a, a), "other": (a, b)}.items()}
+    with_origin = {name: float(model.score(x)[0]) for name, x in pairs.items()}
+    assert with_origin["same"] + 0.2 < with_origin["other"]
+    content = {name: float(model.score(x, origin=False)[0]) for name, x in pairs.items()}
+    assert content["same"] == content["other"]
+
+
+def test_origin_evidence_needs_fingerprints_that_differ() -> None:
+    a, b = frozenset({"f:/Helvetica:/Type1"}), frozenset({"i:754x1000:PNG:L::-"})
+    assert origin_evidence([a, a, b])
+    assert not origin_evidence([b, b, b])  # one scanner, one encoding
+    assert not origin_evidence([a, frozenset(), b])  # a page that says nothing
+    assert not origin_evidence([])
 
 
 def _scan(lines: list[str], dpi: int) -> bytes:

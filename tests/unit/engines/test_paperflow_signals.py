@@ -126,9 +126,10 @@ def test_shipped_scorer_respects_feature_directions() -> None:
     base = rng.uniform(0.0, 1.0, size=(300, len(PAIR_FEATURES)))
     base[:, PAIR_FEATURES.index("prev_words_log")] *= 7
     base[:, PAIR_FEATURES.index("cur_words_log")] *= 7
-    before = model.score(base)
-    for name, direction in PAIR_DIRECTION.items():
-        raised = base.copy()
-        raised[:, PAIR_FEATURES.index(name)] += 1.0
-        delta = (model.score(raised) - before) * direction
-        assert delta.min() >= -1e-9, name
+    for origin in (True, False):  # both scorers: with and without file-of-origin evidence
+        before = model.score(base, origin)
+        for name, direction in PAIR_DIRECTION.items():
+            raised = base.copy()
+            raised[:, PAIR_FEATURES.index(name)] += 1.0
+            delta = (model.score(raised, origin) - before) * direction
+            assert delta.min() >= -1e-9, name

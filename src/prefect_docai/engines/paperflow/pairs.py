@@ -143,6 +143,17 @@ against (0), so the scorer keeps "no evidence" apart from "evidence of the other
 and leans on its other signals there."""
 
 
+FINGERPRINT_FEATURES: tuple[str, ...] = ("fp_disjoint", "fp_program_shared")
+
+
+def origin_evidence(fingerprints: Sequence[frozenset[str]]) -> bool:
+    """Whether the stream's pages say anything about their files of origin: every page has
+    a fingerprint and they are not all the same. A scanner's single-source stream (one
+    encoding on every page) or a source that gives none says nothing, and is split on
+    content alone."""
+    return all(fingerprints) and len(set(fingerprints)) > 1
+
+
 def _fingerprint_features(
     a: frozenset[str], b: frozenset[str], set_: Callable[[str, float], None]
 ) -> None:

@@ -5,7 +5,8 @@ Pages pass through three steps:
 1. Separators: blank pages and barcode/QR separator sheets are taken out of the stream.
    A barcode sheet forces a boundary; blank pages become a pair feature.
 2. Boundary scoring: a gradient-boosting model gives P(new document starts here) for every
-   pair of neighbouring content pages (``pairs.PAIR_FEATURES``).
+   pair of neighbouring content pages (``pairs.PAIR_FEATURES``); a stream whose pages say
+   nothing about their files of origin is scored by a content-only model.
 3. Decoding: dynamic programming with a document-length prior picks the segmentation.
 """
 
@@ -26,7 +27,14 @@ from prefect_docai.engines.classify.features import FloatArray
 from prefect_docai.engines.classify.model import ClassifierModel, default_model, text_matrix
 from prefect_docai.engines.classify.pageview import PageView
 from prefect_docai.engines.paperflow.decode import LengthPrior, Segment, decode
-from prefect_docai.engines.paperflow.pairs import PAIR_FEATURES, StreamPage, pair_features
+from prefect_docai.engines.paperflow.pairs import (
+    FINGERPRINT_FEATURES,
+    FP_UNKNOWN,
+    PAIR_FEATURES,
+    StreamPage,
+    origin_evidence,
+    pair_features,
+)
 from prefect_docai.engines.paperflow.separators import (
     BARCODE_DPI,
     MAX_SEPARATOR_WORDS,
@@ -41,13 +49,21 @@ MODEL_FILE = "splitter.joblib"
 @dataclass(frozen=True)
 class BoundaryModel:
     model: Any
-    """A fitted sklearn classifier with ``predict_proba`` over ``PAIR_FEATURES``."""
+    """A fitted sklearn classifier with ``predict_proba`` over ``PAIR_FEATURES``, for
+    streams with file-of-origin evidence (``pairs.origin_evidence``)."""
+    content_model: Any
+    """The same over streams without it (fingerprint features held at unknown): trained
+    apart, so that content evidence carries its full weight where fingerprints say
+    nothing, instead of the share left to it next to a strong fingerprint signal."""
     prior: LengthPrior
 
-    def score(self, features: FloatArray) -> FloatArray:
+    def score(self, features: FloatArray, origin: bool = True) -> FloatArray:
         if len(features) == 0:
             return np.zeros(0)
-        proba: FloatArray = self.model.predict_proba(features)[:, 1]
+        model = self.model if origin else self.content_model
+        proba: FloatArray = model.predict_proba(
+            features if origin else without_origin(features)
+        )[:, 1]
         return proba
 
     def save(self, path: Path) -> None:
@@ -56,6 +72,7 @@ class BoundaryModel:
         joblib.dump(
             {
                 "model": self.model,
+                "content_model": self.content_model,
                 "features": PAIR_FEATURES,
                 "prior_log_p": self.prior.log_p,
                 "prior_tail": self.prior.tail,
@@ -78,7 +95,15 @@ class BoundaryModel:
         if tuple(blob["features"]) != PAIR_FEATURES:
             raise ValueError("splitter model was trained with other pair features; retrain it")
         prior = LengthPrior(tuple(blob["prior_log_p"]), blob["prior_tail"], blob["prior_weight"])
-        return cls(blob["model"], prior)
+        return cls(blob["model"], blob["content_model"], prior)
+
+
+def without_origin(features: FloatArray) -> FloatArray:
+    """Pair features with the fingerprint evidence set to unknown."""
+    out = features.copy()
+    for name in FINGERPRINT_FEATURES:
+        out[:, PAIR_FEATURES.index(name)] = FP_UNKNOWN
+    return out
 
 
 @cache
@@ -120,6 +145,8 @@ class StreamFeatures:
     """Positions in ``content`` that must start a document (after a barcode sheet)."""
     pairs: FloatArray
     scores: PageScores
+    origin: bool = False
+    """The pages carry file-of-origin evidence (``pairs.origin_evidence``)."""
 
 
 def stream_features(
@@ -151,7 +178,8 @@ def stream_features(
     stream, rows, scores = stream_pages(views, classifier, with_image)
     for page, count in zip(stream, blanks, strict=True):
         page.blanks_before = count
-    return StreamFeatures(content, forced, pair_features(stream, rows), scores)
+    return StreamFeatures(content, forced, pair_features(stream, rows), scores,
+                          origin_evidence([page.fingerprint for page in stream]))
 
 
 def stream_pages(
@@ -196,7 +224,7 @@ def split_stream(
     n = len(features.content)
     boundary = np.ones(n)
     if n > 1:
-        boundary[1:] = boundary_model.score(features.pairs)
+        boundary[1:] = boundary_model.score(features.pairs, features.origin)
     segments: list[Segment] = decode(boundary, boundary_model.prior, features.forced)
     out = []
     for seg in segments:
