@@ -1,11 +1,11 @@
 """Where a page came from: a per-page fingerprint of how its file was made.
 
 Pages of one source file share how they were produced: a PDF's pages draw on the same font
-objects (same names, subset tags and embedded font programs) and the same logo or scan
-encoding; the frames of one scan batch share pixel size, colour mode and compression. A
-stream joined from several files (mail attachments merged into one PDF, qpdf, a printer's
-multi-file job) keeps those objects per page, so pages from different sources usually share
-nothing. The tokens are content-based (names, digests, encodings), not object numbers, so
+objects (same names, subset tags and embedded font programs) and the same logo; the pages
+of one scan batch share colour mode, compression and resolution (not pixel size: scanning
+apps crop every page to its own edges). A stream joined from several files (mail
+attachments merged into one PDF, qpdf, a printer's multi-file job) keeps those objects per
+page, so pages from different sources usually share nothing. The tokens are content-based (names, digests, encodings), not object numbers, so
 they are the same whether a page is read from its own file or from a merged one.
 
 This is evidence, never proof: one producer's documents share standard font names, and a
@@ -59,10 +59,12 @@ def image_fingerprints(data: bytes) -> list[Fingerprint]:
 
 
 def _image_token(image: Image.Image) -> str:
+    """Encoding and resolution, not pixel size: scanning apps crop every page of one
+    document to its own edges."""
     dpi = image.info.get("dpi")
     dpi_text = f"{round(float(dpi[0]))}" if dpi else "-"
     compression = image.info.get("compression", "")
-    return f"i:{image.width}x{image.height}:{image.format}:{image.mode}:{compression}:{dpi_text}"
+    return f"i:{image.format}:{image.mode}:{compression}:{dpi_text}"
 
 
 def _name(value: Any) -> str:
@@ -73,7 +75,16 @@ def _page_tokens(page: Any, digests: dict[tuple[int, int], str]) -> Fingerprint:
     tokens: set[str] = set()
     seen: set[tuple[int, int]] = set()
     _resource_tokens(page.get("/Resources"), tokens, digests, seen, 0)
+    if not any(t.startswith(("f:", "p:")) for t in tokens):
+        # a scanned page: its pixel size is no mark of its file (scanning apps crop every
+        # page to its own edges); a logo's is, since every page draws the same one
+        tokens = {_without_size(t) for t in tokens}
     return frozenset(tokens)
+
+
+def _without_size(token: str) -> str:
+    kind, _size, rest = token.split(":", 2)
+    return f"{kind}:{rest}"
 
 
 def _resource_tokens(resources: Any, tokens: set[str], digests: dict[tuple[int, int], str],

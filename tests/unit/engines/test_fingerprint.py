@@ -9,6 +9,7 @@ import io
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 from reportlab.lib.pagesizes import A4
+from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 from scipy import sparse
 from tests.docgen import unicode_font
@@ -68,19 +69,35 @@ def test_pdf_fingerprints_are_per_file_and_survive_merging() -> None:
 
 
 def test_image_fingerprints_per_frame() -> None:
-    frames = [Image.new("L", (754, 1000), 255), Image.new("L", (754, 1000), 255),
-              Image.new("L", (771, 1000), 255)]
+    frames = [Image.new("L", (754, 1000), 255), Image.new("L", (771, 1010), 255),
+              Image.new("RGB", (754, 1000), "white")]
     buf = io.BytesIO()
     frames[0].save(buf, format="TIFF", save_all=True, append_images=frames[1:], dpi=(200, 200))
     found = image_fingerprints(buf.getvalue())
     assert len(found) == 3
-    # one scanner setting, one encoding; another pixel size is another source
+    # one scanner setting, one encoding, whatever the crop; another colour mode is another
+    # source
     assert found[0] == found[1] and found[0] != found[2]
     png = io.BytesIO()
     Image.new("RGB", (620, 1200), "white").save(png, format="PNG")
-    assert fingerprints(png.getvalue()) == [frozenset({"i:620x1200:PNG:RGB::-"})]
+    assert fingerprints(png.getvalue()) == [frozenset({"i:PNG:RGB::-"})]
     assert fingerprints(b"%PDF-1.7 broken") == []
     assert image_fingerprints(b"not an image") == []
+
+
+def test_scanned_pdf_pages_drop_pixel_size_logos_keep_it() -> None:
+    scans = make_stream([_scan(BODY[:3], 100), _scan(BODY[3:6], 150)])[0]
+    assert fingerprints(scans) == [frozenset({"i:/DCTDecode:/DeviceGray:8"})] * 2
+    logo = io.BytesIO()
+    canvas = Canvas(logo, pagesize=A4, invariant=1)
+    canvas.setFont("Helvetica", 10)
+    canvas.drawString(70, 700, "Invoice")
+    canvas.drawImage(ImageReader(Image.new("RGB", (120, 40), "red")), 70, 750, 60, 20)
+    canvas.showPage()
+    canvas.save()
+    tokens = fingerprints(logo.getvalue())[0]
+    assert "f:/Helvetica:/Type1" in tokens
+    assert any(t.startswith("i:120x40:") for t in tokens)
 
 
 def _stream_page(fingerprint: frozenset[str]) -> StreamPage:
@@ -133,10 +150,10 @@ def test_origin_evidence_needs_fingerprints_that_differ() -> None:
     assert not origin_evidence([])
 
 
-def _scan(lines: list[str], dpi: int) -> bytes:
+def _scan(lines: list[str], dpi: int, mode: str = "L") -> bytes:
     """An image-only PDF page of A4 scanned at ``dpi`` (pixel size follows the setting)."""
     scale = dpi / 100
-    image = Image.new("L", (round(827 * scale), round(1169 * scale)), 255)
+    image = Image.new(mode, (round(827 * scale), round(1169 * scale)), "white")
     draw = ImageDraw.Draw(image)
     font = ImageFont.load_default(size=round(18 * scale))
     for k, line in enumerate(lines):
@@ -148,9 +165,9 @@ def _scan(lines: list[str], dpi: int) -> bytes:
 
 def test_scans_from_two_sources_split_on_their_fingerprints() -> None:
     """Two one-page scans of lookalike text (one form filled twice) joined into one PDF:
-    pixel size tells the two scanners apart. Without the fingerprint the same pair scores
-    lower (both pages are A4 in points, OCR on both)."""
-    stream, starts = make_stream([_scan(BODY[:16], 100), _scan(BODY[1:17], 150)])
+    the colour mode tells the two scanners apart. Without the fingerprint the same pair
+    scores lower (both pages are A4 in points, OCR on both)."""
+    stream, starts = make_stream([_scan(BODY[:16], 100), _scan(BODY[1:17], 150, "RGB")])
     with load_document(stream) as document:
         views = page_views(document)
         model = default_boundary_model()
