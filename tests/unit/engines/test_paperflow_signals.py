@@ -133,3 +133,28 @@ def test_shipped_scorer_respects_feature_directions() -> None:
             raised[:, PAIR_FEATURES.index(name)] += 1.0
             delta = (model.score(raised, origin) - before) * direction
             assert delta.min() >= -1e-9, name
+
+
+def test_shared_numbers_and_names_between_pages() -> None:
+    """A document repeats its numbers (customer number, date) and names from page to
+    page; the next document of the same template carries its own. Too few of either on a
+    page is no evidence (unknown, apart from "nothing shared")."""
+    first = ["Invoice for Meyer Holzbau GmbH, customer 40-1177, dated 12.03.2021.",
+             "Delivery to Hamburg warehouse, order 88213 as agreed."]
+    second = ["Continued: Meyer Holzbau GmbH, customer 40-1177, 12.03.2021, page two.",
+              "Items shipped from Hamburg on order 88213."]
+    other = ["Invoice for Schulz Metallbau KG, customer 55-2093, dated 02.11.2022.",
+             "Delivery to Bremen depot, order 90417 as agreed."]
+    bare = ["the items are listed below without any further detail."]
+    pages = [_page("", "", first), _page("", "", second), _page("", "", other),
+             _page("", "", bare)]
+    assert pages[0].signals.numbers == frozenset({"401177", "12032021", "88213"})
+    assert {"meyer", "holzbau", "hamburg", "invoice"} <= pages[0].signals.names
+    assert "GmbH".lower() in pages[0].signals.names
+    features = _pairs(pages)
+    assert features["number_overlap"][0] == pytest.approx(1.0)
+    assert features["number_overlap"][1] == pytest.approx(0.0)
+    assert features["name_overlap"][0] > 0.5
+    assert features["name_overlap"][1] < 0.3
+    assert features["number_overlap"][2] == pytest.approx(0.5)  # no numbers: unknown
+    assert features["name_overlap"][2] == pytest.approx(0.5)

@@ -61,6 +61,8 @@ PAIR_FEATURES: tuple[str, ...] = (
     "x0_shift",
     "x1_shift",
     "font_ratio",
+    "number_overlap",
+    "name_overlap",
     "fp_disjoint",
     "fp_program_shared",
 )
@@ -99,6 +101,8 @@ PAIR_DIRECTION: dict[str, int] = {
     "x0_shift": 1,
     "x1_shift": 1,
     "font_ratio": 1,
+    "number_overlap": -1,
+    "name_overlap": -1,
     "fp_disjoint": 1,
     "fp_program_shared": -1,
 }
@@ -130,6 +134,24 @@ def _sim(a: str, b: str) -> float:
     if not a and not b:
         return 0.0
     return float(fuzz.token_set_ratio(a, b)) / 100.0
+
+
+OVERLAP_UNKNOWN = 0.5
+"""Number and name overlap when either page has fewer than ``OVERLAP_MIN`` of them (a
+table page without numbers, a short receipt): no evidence either way, kept apart from
+"nothing shared" (0), which argues for a new document."""
+OVERLAP_MIN = 2
+
+
+def _overlap(a: frozenset[str], b: frozenset[str]) -> float:
+    """Share of the smaller set found in the other: the numbers (dates, amounts, customer
+    and document numbers) and names a document repeats from page to page, which another
+    document of the same kind or template does not share (its own customer, dates and
+    totals). Unknown when either page has too few of them."""
+    smaller = min(len(a), len(b))
+    if smaller < OVERLAP_MIN:
+        return OVERLAP_UNKNOWN
+    return len(a & b) / smaller
 
 
 def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
@@ -255,5 +277,7 @@ def pair_features(pages: Sequence[StreamPage], text_rows: sparse.csr_matrix) -> 
         set_("x1_shift", abs(p.body_x1 - c.body_x1))
         if p.font_median > 0 and c.font_median > 0:
             set_("font_ratio", abs(float(np.log(p.font_median / c.font_median))))
+        set_("number_overlap", _overlap(p.numbers, c.numbers))
+        set_("name_overlap", _overlap(p.names, c.names))
         _fingerprint_features(prev.fingerprint, cur.fingerprint, set_)
     return out

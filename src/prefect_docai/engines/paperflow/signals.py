@@ -46,10 +46,13 @@ _ID_LABEL = re.compile(
 )
 _ID_TOKEN = re.compile(r"^[A-Z0-9][A-Z0-9./\-]{4,}$", re.IGNORECASE)
 _DIGIT = re.compile(r"\d")
+_NON_DIGIT = re.compile(r"\D")
 _ROMAN = re.compile(r"^(x{0,3})(ix|iv|v?i{0,3})$")
 _MARGIN_TOKEN = re.compile(r"^[-–—(\[]?(\d{1,3}|[ivxlIVXL]{1,7})[-–—)\].]?$")
 _SENTENCE_END = re.compile(r"[.!?:;)\]\"”»]$")
 _WORD_CHAR = re.compile(r"[^\W\d_]", re.UNICODE)
+_NUMBER = re.compile(r"\d[\d.,/:-]*\d")
+_NAME = re.compile(r"\b[^\W\d_][^\W\d_]{2,}\b", re.UNICODE)
 MARGIN = 0.12
 """Top and bottom share of the page where running headers and footers sit."""
 NUMBER_MARGIN = 0.09
@@ -91,6 +94,13 @@ class PageSignals:
     body_x1: float = 0.0
     """Left and right edges of the body text (robust: 10th/90th percentile of the lines)."""
     font_median: float = 0.0
+    numbers: frozenset[str] = field(default_factory=frozenset)
+    """Numbers with three or more digits, separators dropped (dates, amounts, customer and
+    document numbers): pages of one document repeat some of them, another document of the
+    same kind carries its own."""
+    names: frozenset[str] = field(default_factory=frozenset)
+    """Capitalised words (lowercased): names of people, firms, places and products, which
+    recur on a document's pages and differ between documents of one template."""
 
 
 def _lines(words: list[Word]) -> list[tuple[str, float, float, float, float]]:
@@ -251,4 +261,12 @@ def page_signals(page: PageView) -> PageSignals:
         body_x0=_percentile([line[1] for line in wide], 0.1),
         body_x1=_percentile([line[3] for line in wide], 0.9),
         font_median=median_size,
+        numbers=frozenset(
+            digits for m in _NUMBER.finditer(body)
+            if len(digits := _NON_DIGIT.sub("", m.group(0))) >= 3
+        ),
+        names=frozenset(
+            m.group(0).lower() for m in _NAME.finditer(body)
+            if m.group(0)[0].isupper() and not m.group(0).isupper()
+        ),
     )
