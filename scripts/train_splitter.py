@@ -10,8 +10,10 @@ every other option, right after the shipped classifier was trained):
 Needs the classifier (``scripts/train_classifier.py``) first: its page probabilities and
 scaled layout features are pair features. Streams are built from documents of the sample
 generator's training templates: random orders, runs of one template (same-sender
-documents back to back), one-page and long documents, blank sheets between documents and
-blank duplex backs inside them, and a share of pages with OCR-like text noise. Pages keep
+documents back to back) and of one document type (a scanner's stack of forms or
+receipts: the scorer must tell same-kind documents apart on content), one-page and long
+documents, blank sheets between documents and blank duplex backs inside them, and a share
+of pages with OCR-like text noise. Pages keep
 their file-of-origin fingerprint (``engines.fingerprint``); two scorers are fitted on the
 same pairs: one for streams with file-of-origin evidence and a content-only one (for a
 scanner's single-source stream or a source that gives no fingerprint). The
@@ -128,8 +130,13 @@ def build_stream(
         longer = [d for d in pool if len(d.pages) > 1]
         doc = rng.choice(longer if longer and rng.random() < 0.5 else pool)
         chosen.append(doc)
-        if rng.random() < 0.3:  # same template (same letterhead style) back to back
-            same = [d for d in docs if d.template == doc.template
+        roll = rng.random()
+        if roll < 0.45:
+            # same template (same letterhead style) back to back, or another document of
+            # the same kind (a scanner's stream of forms or receipts)
+            same_kind = roll >= 0.3
+            same = [d for d in docs
+                    if (d.doc_type == doc.doc_type if same_kind else d.template == doc.template)
                     and all(d.origin != c.origin for c in chosen)]
             if same:
                 chosen.append(rng.choice(same))
