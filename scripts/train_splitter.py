@@ -52,6 +52,7 @@ from prefect_docai.engines.paperflow.signals import find_page_number  # noqa: E4
 from prefect_docai.engines.paperflow.splitter import (  # noqa: E402
     MODEL_FILE,
     BoundaryModel,
+    for_origin_model,
     stream_pages,
     without_origin,
 )
@@ -217,7 +218,7 @@ def fit_pair(x: np.ndarray, y: np.ndarray,
     features held at unknown)."""
     origin = np.concatenate([np.full(n - 1, flag) for n, _, _, flag in streams])
     model, content = new_model(), new_model()
-    model.fit(x[origin], y[origin])  # type: ignore[attr-defined]
+    model.fit(for_origin_model(x[origin]), y[origin])  # type: ignore[attr-defined]
     content.fit(without_origin(x), y)  # type: ignore[attr-defined]
     return model, content
 

@@ -141,6 +141,8 @@ OVERLAP_UNKNOWN = 0.5
 table page without numbers, a short receipt): no evidence either way, kept apart from
 "nothing shared" (0), which argues for a new document."""
 OVERLAP_MIN = 2
+CONTENT_ONLY_FEATURES: tuple[str, ...] = ("number_overlap", "name_overlap")
+"""Used by the content-only scorer only (``splitter.for_origin_model``)."""
 
 
 def _overlap(a: frozenset[str], b: frozenset[str]) -> float:
