@@ -158,3 +158,17 @@ def test_shared_numbers_and_names_between_pages() -> None:
     assert features["name_overlap"][1] < 0.3
     assert features["number_overlap"][2] == pytest.approx(0.5)  # no numbers: unknown
     assert features["name_overlap"][2] == pytest.approx(0.5)
+
+
+def test_number_and_name_overlap_steer_only_the_content_scorer() -> None:
+    """With file-of-origin evidence the scorer ignores number and name overlap (they split
+    long invoices there); without it they lower P(new document) for a continuing page."""
+    model = default_boundary_model()
+    rng = np.random.default_rng(11)
+    base = rng.uniform(0.0, 1.0, size=(200, len(PAIR_FEATURES)))
+    shared, apart = base.copy(), base.copy()
+    for name in ("number_overlap", "name_overlap"):
+        shared[:, PAIR_FEATURES.index(name)] = 1.0
+        apart[:, PAIR_FEATURES.index(name)] = 0.0
+    assert np.array_equal(model.score(shared, True), model.score(apart, True))
+    assert (model.score(apart, False) - model.score(shared, False)).max() > 0.05
