@@ -98,7 +98,8 @@ class Tally:
 
 
 FINGERPRINT_MODES = ("keep", "empty", "uniform")
-ONE_SOURCE = frozenset({"i:2480x3508:/DCTDecode:/DeviceGray:8"})
+ONE_SOURCE = frozenset({"i:/DCTDecode:/DeviceGray:8"})
+"""What every page of a grey JPEG scan in a PDF carries (``engines.fingerprint``)."""
 
 
 def neutral(items: list[Any], mode: str) -> list[Any]:

@@ -5,8 +5,9 @@ objects (same names, subset tags and embedded font programs) and the same logo; 
 of one scan batch share colour mode, compression and resolution (not pixel size: scanning
 apps crop every page to its own edges). A stream joined from several files (mail
 attachments merged into one PDF, qpdf, a printer's multi-file job) keeps those objects per
-page, so pages from different sources usually share nothing. The tokens are content-based (names, digests, encodings), not object numbers, so
-they are the same whether a page is read from its own file or from a merged one.
+page, so pages from different sources usually share nothing. The tokens are content-based
+(names, digests, encodings), not object numbers, so they are the same whether a page is
+read from its own file or from a merged one.
 
 This is evidence, never proof: one producer's documents share standard font names, and a
 scanner's single-source stream carries one fingerprint on every page. An unreadable file
