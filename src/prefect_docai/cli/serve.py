@@ -49,7 +49,12 @@ def serve(
     if level not in {"DEBUG", "INFO", "WARNING", "ERROR"}:
         typer.echo(f"error: unknown log level {log_level!r}", err=True)
         raise typer.Exit(2)
-    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from prefect_docai.server.logsafe import SafeFormatter
+
+    # One record per line whatever a client sends (control characters escaped).
+    handler = logging.StreamHandler()
+    handler.setFormatter(SafeFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    logging.basicConfig(level=level, handlers=[handler])
     try:
         application = create_app(settings)
     except (OSError, ValueError) as exc:

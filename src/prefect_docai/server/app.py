@@ -11,7 +11,9 @@ from fastapi.openapi.utils import get_openapi
 
 import prefect_docai
 from prefect_docai.models.tools import Tool
+from prefect_docai.server import apidocs
 from prefect_docai.server.api import account, health, results, token, uploads
+from prefect_docai.server.headers import SecurityHeaders
 from prefect_docai.server.middleware import AccessLog, UploadSizeLimit
 from prefect_docai.server.problems import install_handlers
 from prefect_docai.server.service import Service
@@ -54,6 +56,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version=getattr(prefect_docai, "__version__", "0.1.0"),
         description=DESCRIPTION,
         lifespan=lifespan,
+        # Served by apidocs from the installed package: the default pages load from a CDN.
+        docs_url=None,
+        redoc_url=None,
     )
     app.state.service = service
     install_handlers(app)
@@ -62,7 +67,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(results.router())
     app.include_router(account.router())
     app.include_router(health.router())
+    apidocs.install(app)
     app.add_middleware(UploadSizeLimit, limit=settings.max_upload_bytes)
+    app.add_middleware(SecurityHeaders)
     app.add_middleware(AccessLog)
 
     def openapi() -> dict[str, Any]:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
@@ -108,6 +110,19 @@ class JobFileRow(Base):
     path: Mapped[str] = mapped_column(String(500))
 
 
+class ThrottleRow(Base):
+    """A token bucket of a limit every replica shares (throttle.py): ``tokens`` as of
+    ``updated`` (epoch seconds); ``full_at`` is when it has refilled, after which the row
+    carries no state and is deleted."""
+
+    __tablename__ = "throttle_buckets"
+
+    key: Mapped[str] = mapped_column(String(200), primary_key=True)
+    tokens: Mapped[float] = mapped_column(Float)
+    updated: Mapped[float] = mapped_column(Float)
+    full_at: Mapped[float] = mapped_column(Float, index=True)
+
+
 def normalize_url(url: str) -> str:
     """``postgresql://`` and ``postgres://`` URLs use psycopg 3, the driver the ``server``
     extra installs (SQLAlchemy's default for them is psycopg2)."""
@@ -144,6 +159,8 @@ class Database:
             # libpq waits forever for a server that accepts the connection but never
             # answers; a stuck start or request should fail instead.
             kwargs["connect_args"] = {"connect_timeout": 10}
+        if self.is_sqlite:
+            _private_sqlite_file(make_url(self.url).database)
         self.engine: Engine = create_engine(self.url, **kwargs)
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
@@ -169,6 +186,21 @@ class Database:
 
     def dispose(self) -> None:
         self.engine.dispose()
+
+
+def _private_sqlite_file(database: str | None) -> None:
+    """The database file readable by the service's user only (SQLite gives its -wal and
+    -shm files the database file's permissions)."""
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return
+    path = Path(database)
+    if not path.parent.is_dir():
+        return
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        if path.stat().st_mode & 0o077:
+            path.chmod(0o600)
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import smtplib
 import ssl
 from dataclasses import dataclass
@@ -25,6 +26,7 @@ from sqlalchemy import or_, select, update
 from prefect_docai.server import storage
 from prefect_docai.server.db import JobFileRow, JobRow, utcnow
 from prefect_docai.server.envelope import build_envelope
+from prefect_docai.server.storage import private_dirs
 
 if TYPE_CHECKING:
     from prefect_docai.server.service import Service
@@ -186,9 +188,11 @@ class MailSender:
 
     def _write_outbox(self, job_id: str, message: EmailMessage) -> None:
         outbox = self.settings.outbox_dir
-        outbox.mkdir(parents=True, exist_ok=True)
+        private_dirs(outbox)
         tmp = outbox / f"{job_id}.eml.part"
-        tmp.write_bytes(message.as_bytes())
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(message.as_bytes())
         tmp.replace(outbox / f"{job_id}.eml")
 
     def compose(self, job: JobRow, files: list[JobFileRow]) -> EmailMessage:

@@ -9,6 +9,7 @@ from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from prefect_docai.server.logsafe import escape
 from prefect_docai.server.problems import PROBLEM_MEDIA_TYPE, PROBLEM_TYPE_BASE
 
 access_log = logging.getLogger("prefect_docai.access")
@@ -101,11 +102,12 @@ class AccessLog:
             await self.app(scope, receive, capture)
         finally:
             client = scope.get("client") or ("-", 0)
+            # The path is decoded (%0a is a newline): escaped, it cannot forge a line.
             access_log.info(
                 '%s "%s %s" %s %.1fms',
-                client[0],
-                scope.get("method", "-"),
-                scope.get("path", "-"),
+                escape(client[0]),
+                escape(scope.get("method", "-")),
+                escape(scope.get("path", "-")),
                 status["code"],
                 (time.perf_counter() - started) * 1000,
             )

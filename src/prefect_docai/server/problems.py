@@ -60,16 +60,21 @@ class Problem(Exception):
 class OAuthError(Exception):
     """An RFC 6749 §5.2 error of the token endpoint."""
 
-    def __init__(self, status: int, error: str, description: str) -> None:
+    def __init__(
+        self, status: int, error: str, description: str, *, retry_after: int | None = None
+    ) -> None:
         super().__init__(description)
         self.status = status
         self.error = error
         self.description = description
+        self.retry_after = retry_after
 
     def response(self) -> JSONResponse:
         headers = {"Cache-Control": "no-store", "Pragma": "no-cache"}
         if self.status == 401:
             headers["WWW-Authenticate"] = 'Basic realm="prefect-docai"'
+        if self.retry_after is not None:
+            headers["Retry-After"] = str(self.retry_after)
         return JSONResponse(
             {"error": self.error, "error_description": self.description},
             status_code=self.status,

@@ -56,6 +56,7 @@ class Purger:
                 orphans = await asyncio.to_thread(self.sweep_orphaned_inputs)
                 if orphans:
                     log.info("deleted %d input(s) that no job needs", orphans)
+                await asyncio.to_thread(self.service.throttle.forget_full)
             except Exception:
                 log.exception("purging results failed; retrying")
             await asyncio.sleep(self.service.settings.purge_interval)

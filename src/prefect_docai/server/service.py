@@ -9,7 +9,8 @@ import secrets
 from prefect_docai.server.db import Database
 from prefect_docai.server.ratelimit import RateLimiter
 from prefect_docai.server.settings import Settings
-from prefect_docai.server.storage import BlobStore
+from prefect_docai.server.storage import BlobStore, private_dirs
+from prefect_docai.server.throttle import Throttle
 from prefect_docai.server.tokens import TokenService, load_or_create_key
 from prefect_docai.server.workers import WorkerPool
 
@@ -22,7 +23,8 @@ class Service:
 
         self.settings = settings
         self.instance_id = secrets.token_hex(8)
-        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        # Keys, database, documents and mail: for the service's user only.
+        private_dirs(settings.data_dir)
         self.db = Database(settings.sqlalchemy_url)
         self.store = BlobStore(settings.blob_url, **settings.storage_options)
         self.tokens = TokenService(
@@ -32,6 +34,7 @@ class Service:
             settings.token_ttl,
         )
         self.rate_limiter = RateLimiter(settings.upload_rate_per_second)
+        self.throttle = Throttle(self.db)
         self.pool = WorkerPool(settings.workers)
         self.runner = JobRunner(self)
         self.mailer = MailSender(self)

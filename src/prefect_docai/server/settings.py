@@ -45,6 +45,15 @@ class Settings(BaseSettings):
     workers: int = Field(default_factory=_cpu_count, ge=1)
     upload_rate_per_second: float = Field(default=1.0, gt=0)
     """Uploads per second per client and tool (token bucket, burst 1)."""
+    token_failures_burst: int = Field(default=10, ge=1)
+    token_failures_per_second: float = Field(default=0.2, gt=0)
+    """Failed token requests per client id: ``token_failures_burst`` at once, then one per
+    ``1 / token_failures_per_second`` seconds (429 ``slow_down`` with Retry-After); only
+    failures count, and the limit lifts by itself once they stop."""
+    address_failures_burst: int = Field(default=30, ge=1)
+    address_failures_per_second: float = Field(default=1.0, gt=0)
+    """The same per client address, across client ids (behind a proxy: run uvicorn with
+    ``--proxy-headers`` so the address is the client's)."""
     max_upload_bytes: int = Field(default=10 * 1024 * 1024, gt=0)
     result_ttl: float = Field(default=24 * 3600, gt=0)
     purge_interval: float = Field(default=600, gt=0)

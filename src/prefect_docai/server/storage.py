@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import contextlib
+import os
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import fsspec
@@ -20,7 +22,7 @@ class BlobStore:
             fs.protocol if isinstance(fs.protocol, tuple) else (fs.protocol,)
         )
         if self.is_local:
-            fs.makedirs(self.root, exist_ok=True)
+            private_dirs(Path(self.root))
 
     def _path(self, key: str) -> str:
         return f"{self.root}/{key}"
@@ -28,12 +30,19 @@ class BlobStore:
     def put(self, key: str, data: bytes) -> None:
         path = self._path(key)
         if self.is_local:
-            self.fs.makedirs(path.rsplit("/", 1)[0], exist_ok=True)
-            # Write then rename, so a reader never sees half a file.
+            private_dirs(Path(path).parent)
+            # Write then rename, so a reader never sees half a file; readable by the
+            # service's user only (documents and results are private).
             tmp = path + ".part"
-            with self.fs.open(tmp, "wb") as handle:
-                handle.write(data)
-            self.fs.mv(tmp, path)
+            try:
+                fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+                with os.fdopen(fd, "wb") as handle:
+                    handle.write(data)
+                os.replace(tmp, path)
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
+                raise
         else:
             self.fs.pipe_file(path, data)
 
@@ -93,6 +102,20 @@ def _entry_time(entry: dict[str, Any]) -> datetime | None:
             with contextlib.suppress(ValueError):
                 return datetime.fromisoformat(value.replace("Z", "+00:00"))
     return None
+
+
+def private_dirs(path: Path) -> None:
+    """``mkdir -p`` whose new folders (and ``path`` itself) are ``0700``."""
+    missing: list[Path] = []
+    current = path
+    while not current.exists():
+        missing.append(current)
+        current = current.parent
+    for folder in reversed(missing):
+        with contextlib.suppress(FileExistsError):
+            folder.mkdir(mode=0o700)
+    if path.stat().st_mode & 0o077:
+        path.chmod(0o700)
 
 
 INPUTS = "inputs/"

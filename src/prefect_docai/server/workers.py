@@ -13,6 +13,7 @@ import importlib
 import multiprocessing
 import os
 import signal
+import sys
 import threading
 import time
 import traceback
@@ -22,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from prefect_docai.engines.base import DocumentError, Engine, EngineOptions
+from prefect_docai.server.logsafe import escape
 
 _engines: dict[str, Engine] = {}
 
@@ -91,7 +93,11 @@ def run_engine(engine_path: str, data: bytes, options: EngineOptions) -> WorkOut
             False, error_code="out_of_memory", error_detail="The document needs too much memory."
         )
     except Exception as exc:
-        traceback.print_exc()
+        # Engine messages can quote the document: escaped, one record stays one block.
+        lines = traceback.format_exc().splitlines()
+        sys.stderr.write(
+            "engine error:\n" + "\n".join("    | " + escape(line, 10_000) for line in lines) + "\n"
+        )
         return WorkOutcome(
             False, error_code="engine_error", error_detail=f"{type(exc).__name__}: {exc}"
         )

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
+import math
 from typing import Any
 from urllib.parse import unquote
 
@@ -16,6 +18,7 @@ from prefect_docai.server import accounts
 from prefect_docai.server.auth import get_service
 from prefect_docai.server.problems import OAuthError
 from prefect_docai.server.service import Service
+from prefect_docai.server.throttle import Bucket
 
 _FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
@@ -81,6 +84,11 @@ RESPONSES: dict[int | str, dict[str, Any]] = {
         **_OAUTH_ERROR,
     },
     401: {"description": "invalid_client: unknown client or wrong secret.", **_OAUTH_ERROR},
+    429: {
+        "description": "slow_down: too many failed attempts for this client id or from this "
+        "address; retry after `Retry-After` seconds.",
+        **_OAUTH_ERROR,
+    },
 }
 
 
@@ -160,9 +168,10 @@ async def token(request: Request) -> JSONResponse:
             "client_id and client_secret are required (form fields or HTTP Basic).",
         )
     service = get_service(request)
+    address = request.client.host if request.client else "-"
     # Lookup and RSA signing both run off the event loop, in one thread hop.
     access_token, scopes = await run_in_threadpool(
-        _issue, service, client_id, secret, requested_scope
+        _issue, service, client_id, secret, requested_scope, address
     )
     return JSONResponse(
         {
@@ -177,11 +186,40 @@ async def token(request: Request) -> JSONResponse:
     )
 
 
+def failure_buckets(service: Service, client_id: str, address: str) -> list[Bucket]:
+    settings = service.settings
+    # Hashed: a client id from the request can be any text of any length.
+    client_key = hashlib.sha256(client_id.encode("utf-8", "replace")).hexdigest()[:40]
+    return [
+        Bucket(
+            f"token-client:{client_key}",
+            settings.token_failures_burst,
+            settings.token_failures_per_second,
+        ),
+        Bucket(
+            f"token-address:{address[:100]}",
+            settings.address_failures_burst,
+            settings.address_failures_per_second,
+        ),
+    ]
+
+
 def _issue(
-    service: Service, client_id: str, secret: str, requested_scope: str | None
+    service: Service, client_id: str, secret: str, requested_scope: str | None, address: str
 ) -> tuple[str, tuple[str, ...]]:
+    # Checked before the secret, so a throttled guess learns nothing, right or wrong.
+    buckets = failure_buckets(service, client_id, address)
+    wait = service.throttle.wait(buckets)
+    if wait > 0:
+        raise OAuthError(
+            429,
+            "slow_down",
+            "Too many failed attempts for this client or from this address; retry later.",
+            retry_after=max(1, math.ceil(wait)),
+        )
     client = accounts.authenticate(service.db, client_id, secret)
     if client is None:
+        service.throttle.spend(buckets)
         raise OAuthError(401, "invalid_client", "Unknown client or wrong client secret.")
     scopes = client.scopes
     if requested_scope is not None and requested_scope.strip():
