@@ -22,6 +22,7 @@ from prefect_docai.engines.base import EngineOptions
 from prefect_docai.models.tools import Tool
 from prefect_docai.server import storage
 from prefect_docai.server.db import ClientRow, JobFileRow, JobRow, utcnow
+from prefect_docai.server.diskspace import is_disk_full
 from prefect_docai.server.workers import WorkerCrashed, WorkOutcome
 
 if TYPE_CHECKING:
@@ -75,10 +76,16 @@ class JobRunner:
     # --- dispatch --------------------------------------------------------------------
 
     async def _dispatch_loop(self) -> None:
+        guard = self.service.storage_guard
         while True:
+            pause = 0.5
             try:
                 await _in_thread(self.requeue_expired_leases)
                 free = self.settings.workers - len(self._running)
+                if free > 0 and not await _in_thread(guard.ok):
+                    # Out of space: queued jobs wait for it (a job run now could not store
+                    # its result); the guard has logged it once.
+                    free, pause = 0, guard.retry_after
                 if free > 0:
                     for job_id in await _in_thread(self._claim, free):
                         task = asyncio.create_task(
@@ -86,10 +93,14 @@ class JobRunner:
                         )
                         self._running[job_id] = task
                         task.add_done_callback(self._finished_callback(job_id))
-            except Exception:
-                log.exception("dispatching jobs failed; retrying")
+            except Exception as exc:
+                if is_disk_full(exc):
+                    guard.report(exc)
+                    pause = guard.retry_after
+                else:
+                    log.exception("dispatching jobs failed; retrying")
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout=0.5)
+                await asyncio.wait_for(self._wake.wait(), timeout=pause)
             self._wake.clear()
 
     def _finished_callback(self, job_id: str) -> Callable[[asyncio.Task[None]], None]:
@@ -106,8 +117,11 @@ class JobRunner:
             await asyncio.sleep(interval)
             try:
                 await _in_thread(self._renew_leases)
-            except Exception:
-                log.exception("renewing job leases failed")
+            except Exception as exc:
+                if is_disk_full(exc):
+                    self.service.storage_guard.report(exc)
+                else:
+                    log.exception("renewing job leases failed")
 
     def _claim(self, limit: int) -> list[str]:
         """Move up to ``limit`` queued jobs to processing under this runner's lease.
@@ -189,6 +203,23 @@ class JobRunner:
                 )
             log.warning("job %s: runner lease expired, requeued", job_id)
 
+    def _hand_back(self, job_id: str) -> None:
+        with self.service.db.transaction() as session:
+            session.execute(
+                update(JobRow)
+                .where(
+                    JobRow.id == job_id,
+                    JobRow.status == "processing",
+                    JobRow.lease_owner == self.service.instance_id,
+                )
+                .values(
+                    status="queued",
+                    lease_owner=None,
+                    lease_expires_at=None,
+                    attempts=JobRow.attempts - 1,
+                )
+            )
+
     def _release_own_jobs(self) -> None:
         # A clean stop is not the job's fault: it goes back to the queue without using up
         # one of its attempts.
@@ -213,7 +244,14 @@ class JobRunner:
             await self._run(job_id)
         except asyncio.CancelledError:
             raise
-        except Exception:
+        except Exception as exc:
+            if is_disk_full(exc):
+                # Not the document's fault: back to the queue without using up an attempt,
+                # to run again once there is space.
+                self.service.storage_guard.report(exc)
+                with contextlib.suppress(Exception):
+                    await _in_thread(self._hand_back, job_id)
+                return
             # The lease is no longer renewed, so the job is requeued once it runs out.
             log.exception("job %s: runner failed; it will be retried", job_id)
 

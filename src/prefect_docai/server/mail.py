@@ -25,6 +25,7 @@ from sqlalchemy import or_, select, update
 
 from prefect_docai.server import storage
 from prefect_docai.server.db import JobFileRow, JobRow, utcnow
+from prefect_docai.server.diskspace import is_disk_full
 from prefect_docai.server.envelope import build_envelope
 from prefect_docai.server.storage import private_dirs
 
@@ -109,8 +110,11 @@ class MailSender:
             try:
                 while (job_id := await asyncio.to_thread(self._claim)) is not None:
                     await asyncio.to_thread(self._deliver, job_id)
-            except Exception:
-                log.exception("mail loop failed; retrying")
+            except Exception as exc:
+                if is_disk_full(exc):
+                    self.service.storage_guard.report(exc)
+                else:
+                    log.exception("mail loop failed; retrying")
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout=1.0)
             self._wake.clear()
@@ -156,6 +160,21 @@ class MailSender:
             else:
                 send_smtp(parse_smtp_url(self.settings.smtp_url.get_secret_value()), message)
         except Exception as exc:
+            if is_disk_full(exc):
+                # The outbox volume is full: not the message's fault, so no attempt is used.
+                self.service.storage_guard.report(exc)
+                retry = utcnow() + timedelta(seconds=self.service.storage_guard.retry_after)
+                with contextlib.suppress(Exception), db.transaction() as session:
+                    session.execute(
+                        update(JobRow)
+                        .where(JobRow.id == job_id)
+                        .values(
+                            email_status="pending",
+                            email_next_at=retry,
+                            email_attempts=JobRow.email_attempts - 1,
+                        )
+                    )
+                return
             # Never log the exception text verbatim from smtplib's login: it may echo input.
             error = f"{type(exc).__name__}"
             attempts = job.email_attempts

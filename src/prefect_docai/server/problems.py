@@ -8,7 +8,10 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from prefect_docai.server.diskspace import is_disk_full
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 PROBLEM_TYPE_BASE = "https://prefect-docai.dev/problems/"
@@ -82,6 +85,16 @@ class OAuthError(Exception):
         )
 
 
+def storage_full(retry_after: int) -> Problem:
+    return Problem(
+        507,
+        "storage_full",
+        "The service is out of storage space; nothing was charged. Retry later.",
+        headers={"Retry-After": str(retry_after)},
+        retryAfter=retry_after,
+    )
+
+
 _HTTP_CODES = {
     400: "bad_request",
     401: "unauthorized",
@@ -148,6 +161,15 @@ def install_handlers(app: FastAPI) -> None:
         where = "; ".join(f"{'.'.join(e['loc'])}: {e['msg']}" for e in errors) or "invalid request"
         return Problem(400, "invalid_request", where, errors=errors).response()
 
+    async def on_storage(request: Request, exc: Exception) -> JSONResponse:
+        # Registered for OSError and database errors: only "no space left" is answered
+        # here (once, quietly); anything else goes on to the 500 handler and the log.
+        if not is_disk_full(exc):
+            raise exc
+        guard = request.app.state.service.storage_guard
+        guard.report(exc)
+        return storage_full(guard.retry_after).response()
+
     async def on_unexpected(_: Request, exc: Exception) -> JSONResponse:
         # The traceback goes to the server log via uvicorn; the client gets no internals.
         return Problem(500, "internal_error", "The server failed to handle the request.").response()
@@ -156,4 +178,6 @@ def install_handlers(app: FastAPI) -> None:
     app.add_exception_handler(OAuthError, on_oauth)
     app.add_exception_handler(StarletteHTTPException, on_http)
     app.add_exception_handler(RequestValidationError, on_validation)
+    app.add_exception_handler(OSError, on_storage)
+    app.add_exception_handler(OperationalError, on_storage)
     app.add_exception_handler(Exception, on_unexpected)

@@ -23,6 +23,7 @@ from sqlalchemy import delete, or_, select, update
 
 from prefect_docai.server import storage
 from prefect_docai.server.db import JobFileRow, JobRow, utcnow
+from prefect_docai.server.diskspace import is_disk_full
 
 _LIVE = ("queued", "processing")
 _CHUNK = 500  # ids per IN (…) query
@@ -57,8 +58,11 @@ class Purger:
                 if orphans:
                     log.info("deleted %d input(s) that no job needs", orphans)
                 await asyncio.to_thread(self.service.throttle.forget_full)
-            except Exception:
-                log.exception("purging results failed; retrying")
+            except Exception as exc:
+                if is_disk_full(exc):
+                    self.service.storage_guard.report(exc)
+                else:
+                    log.exception("purging results failed; retrying")
             await asyncio.sleep(self.service.settings.purge_interval)
 
     def purge(self) -> int:

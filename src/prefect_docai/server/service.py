@@ -5,8 +5,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
+from pathlib import Path
+
+from sqlalchemy.engine import make_url
 
 from prefect_docai.server.db import Database
+from prefect_docai.server.diskspace import StorageGuard
 from prefect_docai.server.ratelimit import RateLimiter
 from prefect_docai.server.settings import Settings
 from prefect_docai.server.storage import BlobStore, private_dirs
@@ -35,6 +39,12 @@ class Service:
         )
         self.rate_limiter = RateLimiter(settings.upload_rate_per_second)
         self.throttle = Throttle(self.db)
+        watched = [settings.data_dir]
+        if self.db.is_sqlite and (database := make_url(self.db.url).database):
+            watched.append(Path(database).parent)
+        if self.store.is_local:
+            watched.append(Path(self.store.root))
+        self.storage_guard = StorageGuard(watched, settings.min_free_bytes)
         self.pool = WorkerPool(settings.workers)
         self.runner = JobRunner(self)
         self.mailer = MailSender(self)

@@ -54,6 +54,10 @@ class Settings(BaseSettings):
     address_failures_per_second: float = Field(default=1.0, gt=0)
     """The same per client address, across client ids (behind a proxy: run uvicorn with
     ``--proxy-headers`` so the address is the client's)."""
+    min_free_bytes: int = Field(default=128 * 1024 * 1024, ge=0)
+    """Space kept free on the local volumes the service writes (data folder, SQLite file,
+    blob folder): below it uploads get 507 ``storage_full`` + Retry-After, ``/readyz`` is not
+    ready and no job is claimed, so the jobs already running can still store their results."""
     max_upload_bytes: int = Field(default=10 * 1024 * 1024, gt=0)
     result_ttl: float = Field(default=24 * 3600, gt=0)
     purge_interval: float = Field(default=600, gt=0)

@@ -28,6 +28,11 @@ def _db_ok(service: Service) -> bool:
 
 async def readyz(service: Service = Depends(get_service)) -> JSONResponse:
     ok = service.ready and await run_in_threadpool(_db_ok, service)
+    if ok and not await run_in_threadpool(service.storage_guard.ok):
+        retry = service.storage_guard.retry_after
+        return JSONResponse(
+            {"status": "storage_full"}, status_code=503, headers={"Retry-After": str(retry)}
+        )
     return JSONResponse({"status": "ready" if ok else "starting"}, status_code=200 if ok else 503)
 
 
@@ -42,8 +47,8 @@ def router() -> APIRouter:
         "/readyz",
         readyz,
         methods=["GET"],
-        summary="Readiness (database reachable, job runner started)",
-        responses={503: {"description": "Not ready yet."}},
+        summary="Readiness (database reachable, job runner started, storage not full)",
+        responses={503: {"description": "Not ready yet, or out of storage (`storage_full`)."}},
     )
     routes.add_api_route(
         "/.well-known/jwks.json",

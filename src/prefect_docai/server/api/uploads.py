@@ -24,7 +24,7 @@ from prefect_docai.server import storage
 from prefect_docai.server.auth import Principal, get_service, require_consumption
 from prefect_docai.server.db import ClientRow, JobRow, utcnow
 from prefect_docai.server.middleware import BodyTooLarge
-from prefect_docai.server.problems import Problem, problem_response
+from prefect_docai.server.problems import Problem, problem_response, storage_full
 from prefect_docai.server.ratelimit import retry_after_header
 from prefect_docai.server.service import Service
 
@@ -86,6 +86,10 @@ RESPONSES: dict[int | str, dict[str, Any]] = {
     ),
     501: problem_response(
         "The tool's engine is not installed (`engine_not_available`); nothing was charged."
+    ),
+    507: problem_response(
+        "The service is out of storage space (`storage_full`); nothing was charged. "
+        "See `Retry-After`."
     ),
 }
 
@@ -326,6 +330,8 @@ async def upload(
             "engine_not_available",
             f"The engine of {tool_name} is not installed on this server; nothing was charged.",
         )
+    if not await run_in_threadpool(service.storage_guard.ok):
+        raise storage_full(service.storage_guard.retry_after)
     wait = service.rate_limiter.acquire(principal.client_id, tool.value)
     if wait > 0:
         rate = service.settings.upload_rate_per_second
