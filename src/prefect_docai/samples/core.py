@@ -1,4 +1,4 @@
-"""The generated-document record, the template registry and per-document context."""
+"""The generated-document record, the template record and per-document context."""
 
 from __future__ import annotations
 
@@ -83,23 +83,6 @@ class Template:
     held_out: bool = False
     # locales a template supports for English (some layouts are US-only, e.g. Letter size)
     en_locales: tuple[str, ...] = ("en_GB", "en_US")
-
-
-_REGISTRY: dict[str, list[Template]] = {}
-
-
-def register(*items: Template) -> None:
-    for item in items:
-        bucket = _REGISTRY.setdefault(item.doc_type, [])
-        if any(t.id == item.id for t in bucket):
-            raise ValueError(f"duplicate template id {item.id}")
-        bucket.append(item)
-
-
-def registry() -> dict[str, list[Template]]:
-    from prefect_docai.samples import types  # noqa: F401 - registers the templates
-
-    return _REGISTRY
 
 
 def make_ctx(

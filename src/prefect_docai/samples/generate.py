@@ -2,14 +2,28 @@
 
 from __future__ import annotations
 
+import functools
 import random
 import threading
 import zlib
 
-from prefect_docai.samples.core import DOC_TYPES, LANGS, GeneratedDocument, make_ctx, registry
+from prefect_docai.samples.core import DOC_TYPES, LANGS, GeneratedDocument, Template, make_ctx
 from prefect_docai.samples.render import numbering_format
+from prefect_docai.samples.types import TEMPLATES
 
 _LOCK = threading.Lock()
+
+
+@functools.cache
+def registry() -> dict[str, list[Template]]:
+    """Templates by document type, in the order of :data:`.types.TEMPLATES`."""
+    by_type: dict[str, list[Template]] = {}
+    for item in TEMPLATES:
+        bucket = by_type.setdefault(item.doc_type, [])
+        if any(t.id == item.id for t in bucket):
+            raise ValueError(f"duplicate template id {item.id}")
+        bucket.append(item)
+    return by_type
 
 
 def templates(doc_type: str, *, held_out: bool = False) -> list[str]:

@@ -11,7 +11,7 @@ from babel.dates import format_date
 from reportlab.lib import colors
 
 from prefect_docai.samples import fmt
-from prefect_docai.samples.core import Ctx, Template, register
+from prefect_docai.samples.core import Ctx, Template
 from prefect_docai.samples.fmt import dec
 from prefect_docai.samples.parties import bank_account, company, person
 from prefect_docai.samples.render import Column, Pen, Style, table
@@ -284,7 +284,7 @@ def _template(template_id: str, style: Style, *, held_out: bool = False) -> Temp
     )
 
 
-register(
+TEMPLATES: tuple[Template, ...] = (
     _template(
         "statement-sparkasse-like",
         Style(

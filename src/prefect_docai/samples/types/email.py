@@ -8,7 +8,7 @@ from typing import Any
 from reportlab.lib import colors
 
 from prefect_docai.samples import fmt, texts
-from prefect_docai.samples.core import Ctx, Template, register
+from prefect_docai.samples.core import Ctx, Template
 from prefect_docai.samples.parties import ascii_name
 from prefect_docai.samples.render import Pen, Style
 
@@ -222,7 +222,7 @@ def render(ctx: Ctx, style: Style) -> tuple[bytes, int, dict[str, Any]]:
     )
 
 
-register(
+TEMPLATES: tuple[Template, ...] = (
     Template(
         "email-outlook",
         "email",

@@ -10,7 +10,7 @@ from typing import Any
 from reportlab.lib import colors
 
 from prefect_docai.samples import fmt, fonts
-from prefect_docai.samples.core import Ctx, Template, register
+from prefect_docai.samples.core import Ctx, Template
 from prefect_docai.samples.parties import bank_account, person
 from prefect_docai.samples.render import Pen, Style
 
@@ -258,7 +258,7 @@ def render(ctx: Ctx, style: Style) -> tuple[bytes, int, dict[str, Any]]:
     )
 
 
-register(
+TEMPLATES: tuple[Template, ...] = (
     Template(
         "form-band",
         "form",

@@ -13,7 +13,7 @@ from reportlab.lib import colors
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from prefect_docai.samples import fmt, fonts
-from prefect_docai.samples.core import Ctx, Template, register
+from prefect_docai.samples.core import Ctx, Template
 from prefect_docai.samples.render import Pen, Style
 from prefect_docai.samples.types.letter import signature
 
@@ -278,7 +278,7 @@ def render(ctx: Ctx, style: Style) -> tuple[bytes, int, dict[str, Any]]:
     )
 
 
-register(
+TEMPLATES: tuple[Template, ...] = (
     Template(
         "form-lined-typewriter",
         "form",

@@ -11,7 +11,7 @@ from reportlab.lib import colors
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from prefect_docai.samples import catalog, fmt, fonts
-from prefect_docai.samples.core import Ctx, Template, register
+from prefect_docai.samples.core import Ctx, Template
 from prefect_docai.samples.render import Pen, Style
 
 MM = 72 / 25.4
@@ -254,7 +254,7 @@ def render(ctx: Ctx, style: Style) -> tuple[bytes, int, dict[str, Any]]:
     )
 
 
-register(
+TEMPLATES: tuple[Template, ...] = (
     Template(
         "hand-note-plain",
         "handwritten",

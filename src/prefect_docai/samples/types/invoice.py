@@ -7,7 +7,7 @@ from typing import Any
 
 from prefect_docai.samples import business as biz
 from prefect_docai.samples import fmt
-from prefect_docai.samples.core import Ctx, Template, register
+from prefect_docai.samples.core import Ctx, Template
 from prefect_docai.samples.invoicing import Invoice, make_invoice
 from prefect_docai.samples.render import Column, Pen, Style, table
 
@@ -339,7 +339,7 @@ def _register(ctx: Ctx) -> str:
     return f"Amtsgericht {court} HRB {ctx.rng.randint(1000, 250000)}"
 
 
-register(
+TEMPLATES: tuple[Template, ...] = (
     Template(
         "invoice-din-blue",
         "invoice",

@@ -9,7 +9,7 @@ from reportlab.lib import colors
 
 from prefect_docai.samples import business as biz
 from prefect_docai.samples import fmt, fonts, texts
-from prefect_docai.samples.core import Ctx, Template, register
+from prefect_docai.samples.core import Ctx, Template
 from prefect_docai.samples.parties import Party, company, customer, person
 from prefect_docai.samples.render import Pen, Style
 
@@ -174,7 +174,7 @@ def render(ctx: Ctx, style: Style) -> tuple[bytes, int, dict[str, Any]]:
     )
 
 
-register(
+TEMPLATES: tuple[Template, ...] = (
     Template(
         "letter-din-left",
         "letter",

@@ -8,7 +8,7 @@ from typing import Any
 
 from prefect_docai.samples import business as biz
 from prefect_docai.samples import fmt
-from prefect_docai.samples.core import Ctx, Template, register
+from prefect_docai.samples.core import Ctx, Template
 from prefect_docai.samples.invoicing import make_invoice
 from prefect_docai.samples.parties import Party, company, de_vat_id, person
 from prefect_docai.samples.render import Column, Pen, Style, table
@@ -344,7 +344,7 @@ def render_purchase_order(ctx: Ctx, style: Style) -> tuple[bytes, int, dict[str,
     )
 
 
-register(
+TEMPLATES: tuple[Template, ...] = (
     Template(
         "delivery-din-left",
         "delivery_note",

@@ -9,7 +9,7 @@ from typing import Any
 from reportlab.lib.units import mm as _MM
 
 from prefect_docai.samples import catalog, fmt
-from prefect_docai.samples.core import Ctx, Template, register
+from prefect_docai.samples.core import Ctx, Template
 from prefect_docai.samples.fmt import dec, q2
 from prefect_docai.samples.fmt import rate as rate_str
 from prefect_docai.samples.invoicing import US_SALES_TAX
@@ -344,7 +344,7 @@ def render(ctx: Ctx, style: Style) -> tuple[bytes, int, dict[str, Any]]:
     return pdf, pages, truth
 
 
-register(
+TEMPLATES: tuple[Template, ...] = (
     Template(
         "receipt-grocery-courier",
         "receipt",

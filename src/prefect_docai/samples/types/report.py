@@ -9,7 +9,7 @@ from typing import Any
 from reportlab.lib import colors
 
 from prefect_docai.samples import fmt, texts
-from prefect_docai.samples.core import Ctx, Template, register
+from prefect_docai.samples.core import Ctx, Template
 from prefect_docai.samples.render import Column, Pen, Style, table
 
 LEFT = 22.0
@@ -280,7 +280,7 @@ def render(ctx: Ctx, style: Style) -> tuple[bytes, int, dict[str, Any]]:
     )
 
 
-register(
+TEMPLATES: tuple[Template, ...] = (
     Template(
         "report-classic",
         "report",
