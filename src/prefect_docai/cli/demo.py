@@ -7,6 +7,7 @@ from pathlib import Path
 import typer
 
 from prefect_docai.cli import app
+from prefect_docai.cli.extras import extra_required
 
 
 @app.command()
@@ -30,9 +31,11 @@ def demo(
     from prefect_docai.datasets import DatasetStore
     from prefect_docai.flows import BatchOptions
     from prefect_docai.flows.report import duckdb_query
-    from prefect_docai.samples.batch import write_batch
 
-    manifest = write_batch(samples_dir, count=count, seed=seed)
+    with extra_required("samples", "the demo's sample batch"):
+        from prefect_docai.samples.batch import write_batch
+
+        manifest = write_batch(samples_dir, count=count, seed=seed)
     pages = sum(int(d["pages"]) for d in manifest["documents"])
     typer.echo(f"samples: {len(manifest['documents'])} files, {pages} pages in {samples_dir}/")
 

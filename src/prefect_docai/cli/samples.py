@@ -8,6 +8,7 @@ from pathlib import Path
 import typer
 
 from prefect_docai.cli import app
+from prefect_docai.cli.extras import extra_required
 
 
 @app.command()
@@ -18,9 +19,10 @@ def samples(
 ) -> None:
     """Generate invoices (incl. a ZUGFeRD e-invoice), receipts, letters, delivery notes,
     a report, scanned variants and a multi-document stream, with manifest.json truth."""
-    from prefect_docai.samples.batch import MANIFEST, write_batch
+    with extra_required("samples", "generating sample documents"):
+        from prefect_docai.samples.batch import MANIFEST, write_batch
 
-    manifest = write_batch(directory, count=count, seed=seed)
+        manifest = write_batch(directory, count=count, seed=seed)
     docs = manifest["documents"]
     kinds = Counter(f"{d['docType']}/{d['variant']}" for d in docs)
     pages = sum(int(d["pages"]) for d in docs)
