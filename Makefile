@@ -7,11 +7,11 @@ STAMP := $(VENV)/.docai-installed
 EXTRAS := server,s3,gcs,dask,samples,dev
 
 # Tesseract with Debian's OpenMP build burns both cores for no gain; parallelise across
-# pages with processes instead (shared/notes/engines.md §1).
+# pages with processes instead (docs/operations.md, "CPU and Tesseract").
 export OMP_THREAD_LIMIT := 1
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: setup apt venv demo test test-fast lint bench lock clean
+.PHONY: setup apt venv demo test test-fast lint docs bench lock clean
 
 setup: apt venv
 
@@ -34,6 +34,11 @@ lint: setup
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy --strict src/
 
+# The documentation site (docs/ + API reference from the docstrings) into site/; any
+# warning fails the build. Needs no network.
+docs: venv
+	$(BIN)/mkdocs build --strict
+
 test: setup lint
 	$(BIN)/python -m pytest -q tests
 
@@ -48,4 +53,4 @@ lock: $(STAMP)
 	$(BIN)/python -m pip freeze --exclude-editable --disable-pip-version-check | grep -v '^prefect-docai' > requirements/lock.txt
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache docai-output docai-samples
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .import_linter_cache site docai-output docai-samples

@@ -1,4 +1,4 @@
-"""Result JSON (shared/design/RESULTS.md) → rows of the datasets in :mod:`.schemas`.
+"""Result JSON (docs/results.md) → rows of the datasets in :mod:`.schemas`.
 
 Pure functions: the same outcomes always give the same rows. Values are converted to their
 column types (decimal strings → ``Decimal`` at the column's scale, ISO dates → ``date``);

@@ -1,4 +1,4 @@
-"""Pydantic models of the result JSON contract (shared/design/RESULTS.md).
+"""Pydantic models of the result JSON contract (docs/results.md).
 
 Produced by the server, read by the client, the Parquet normalizers and the benchmarks.
 Names are stable: add, never rename.

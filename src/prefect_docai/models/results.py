@@ -1,4 +1,4 @@
-"""The result JSON contract v1 (shared/design/RESULTS.md) as pydantic models.
+"""The result JSON contract v1 (docs/results.md) as pydantic models.
 
 JSON names are camelCase; Python attributes are snake_case with camelCase aliases, and
 models accept either on input. Unknown extra keys are kept (``extra="allow"``) so a newer

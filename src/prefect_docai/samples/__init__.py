@@ -24,7 +24,7 @@ API (stable)::
     write_batch(directory, *, count, seed) -> dict        # files + manifest.json
     einvoice.generate_einvoice(*, seed, lang="de", ...) -> GeneratedDocument  # Factur-X PDF
 
-Truth (``GeneratedDocument.truth``) uses the names of the result JSON contract (RESULTS.md):
+Truth (``GeneratedDocument.truth``) uses the names of the result JSON contract (docs/results.md):
 amounts are decimal strings (``"1163.40"``), dates ISO, rates percent strings (``"19.00"``),
 ids without blanks. A fact the rendering leaves off the page is ``None``. Per type:
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from importlib.metadata import version as package_version
 from typing import Any
 
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 
-import prefect_docai
 from prefect_docai.models.tools import Tool
 from prefect_docai.server import apidocs
 from prefect_docai.server.api import account, health, results, token, uploads
@@ -21,7 +21,7 @@ from prefect_docai.server.settings import Settings
 
 DESCRIPTION = """\
 Document-AI tools (text recognition, classification, invoice / receipt / table extraction,
-page stream segmentation) behind the interface of `shared/spec/interface.md`.
+page stream segmentation) as a REST service; operating it is described in `docs/operations.md`.
 
 Get a token from the token endpoint (client credentials, form body or HTTP Basic), upload a
 document to a tool, then fetch the result. Errors are `application/problem+json` with a
@@ -53,7 +53,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(
         title="prefect-docai",
-        version=getattr(prefect_docai, "__version__", "0.1.0"),
+        version=package_version("prefect-docai"),
         description=DESCRIPTION,
         lifespan=lifespan,
         # Served by apidocs from the installed package: the default pages load from a CDN.

@@ -1,4 +1,4 @@
-"""The client layer stays free of Prefect and of the server (ARCHITECTURE.md §1)."""
+"""The client layer stays free of Prefect and of the server (docs/architecture.md; import-linter checks it statically)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Result envelopes shaped like the service's JSON (RESULTS.md), for the normalizer tests."""
+"""Result envelopes shaped like the service's JSON (docs/results.md), for the normalizer tests."""
 
 from __future__ import annotations
 

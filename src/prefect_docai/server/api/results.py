@@ -246,7 +246,7 @@ def router() -> APIRouter:
         get_json,
         methods=["GET"],
         summary="The job's JSON result (also for a failed job: status failed + error)",
-        responses={200: {"description": "The result envelope (RESULTS.md)."}, **_COMMON},
+        responses={200: {"description": "The result envelope (docs/results.md)."}, **_COMMON},
         response_class=JSONResponse,
     )
     routes.add_api_route(
