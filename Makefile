@@ -33,6 +33,7 @@ demo: setup
 lint: setup
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy --strict src/
+	$(BIN)/lint-imports --no-cache --no-logo
 
 # The documentation site (docs/ + API reference from the docstrings) into site/; any
 # warning fails the build. Needs no network.
