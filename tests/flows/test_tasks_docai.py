@@ -39,23 +39,19 @@ from prefect_docai.client import (
 from prefect_docai.models import IcrResult, JobResult, TableExtractionResult, Tool
 from prefect_docai.server.embedded import EmbeddedService
 from prefect_docai.tasks import (
-    aget_file_result,
-    aget_json_result,
-    aget_zip_result,
-    arequest_access_token,
+    UploadParameters,
     arun_tool,
     aupload_document,
-    await_for_result,
     document_cache_key,
     get_file_result,
     get_json_result,
     get_zip_result,
     job_cache_key,
+    poll_for_result,
     request_access_token,
     retry_transient,
     run_tool,
     upload_document,
-    wait_for_result,
 )
 
 
@@ -100,7 +96,7 @@ def test_sync_tasks_in_a_flow(service: EmbeddedService, tmp_path: Path) -> None:
     def pipeline() -> dict[str, Any]:
         token = request_access_token(credentials)
         receipt = upload_document(credentials, Tool.TABLE_EXTRACTION, source)
-        job = wait_for_result(credentials, receipt.job_id, timeout=60, poll_interval=0.2)
+        job = poll_for_result(credentials, receipt.job_id, timeout=60, poll_interval=0.2)
         again = get_json_result(credentials, receipt.job_id)
         archive = get_zip_result(credentials, receipt.job_id)
         csv = get_file_result(credentials, receipt.job_id, "CSV")
@@ -144,21 +140,22 @@ def test_sync_tasks_in_a_flow(service: EmbeddedService, tmp_path: Path) -> None:
     assert secret not in recorded and token not in recorded
 
 
-def test_async_twins_in_a_flow(service: EmbeddedService) -> None:
+def test_the_same_names_in_an_async_flow(service: EmbeddedService) -> None:
+    """One name per task: inside async code it hands back the async task's coroutine."""
     credentials = credentials_for(service)
 
     @flow
     async def pipeline() -> list[Any]:
-        token = await arequest_access_token(credentials)
-        receipt = await aupload_document(
-            credentials, Tool.ICR, pdf("async upload"), output_formats="TXT"
+        token = await request_access_token(credentials)
+        receipt = await upload_document(
+            credentials, Tool.ICR, pdf("async upload"), UploadParameters(output_formats=["TXT"])
         )
-        job = await await_for_result(credentials, receipt.job_id, timeout=60, poll_interval=0.2)
-        fetched = await aget_json_result(credentials, receipt.job_id)
-        archive = await aget_zip_result(credentials, receipt.job_id)
-        text = await aget_file_result(credentials, receipt.job_id, "TXT")
+        job = await poll_for_result(credentials, receipt.job_id, timeout=60, poll_interval=0.2)
+        fetched = await get_json_result(credentials, receipt.job_id)
+        archive = await get_zip_result(credentials, receipt.job_id)
+        text = await get_file_result(credentials, receipt.job_id, "TXT")
         many = await asyncio.gather(
-            *(arun_tool(credentials, Tool.ICR, pdf(f"doc {i}"), timeout=60) for i in range(3))
+            *(run_tool(credentials, Tool.ICR, pdf(f"doc {i}"), timeout=60) for i in range(3))
         )
         return [token, job, fetched, archive, text, many]
 
@@ -168,6 +165,18 @@ def test_async_twins_in_a_flow(service: EmbeddedService) -> None:
     assert archive.content.startswith(b"PK")
     assert text.content.strip() == b"async upload"
     assert sorted(result_as(r, IcrResult).text for r in many) == ["doc 0", "doc 1", "doc 2"]
+    # The names are the async tasks' dispatchers: one task definition each, not two.
+    assert run_tool.aio is arun_tool and upload_document.aio is aupload_document  # type: ignore[attr-defined]
+
+
+def test_upload_options_are_one_typed_parameter() -> None:
+    assert UploadParameters(output_formats=["PDF", "TXT"]).output_formats == ["PDF", "TXT"]
+    with pytest.raises(ValueError, match="extra"):
+        UploadParameters(languge_hint="de")  # type: ignore[call-arg]
+    with pytest.raises(ValueError, match="less than or equal to 1"):
+        UploadParameters(threshold=2)
+    given = UploadParameters(idempotency_key="mine").client_options()
+    assert given["idempotency_key"] == "mine"
 
 
 def test_rerun_does_not_upload_again(service: EmbeddedService) -> None:
@@ -176,7 +185,9 @@ def test_rerun_does_not_upload_again(service: EmbeddedService) -> None:
 
     @flow
     def once(language: str) -> JobResult:
-        return run_tool(credentials, Tool.ICR, document, language_hint=language, timeout=60)
+        return run_tool(
+            credentials, Tool.ICR, document, UploadParameters(language_hint=language), timeout=60
+        )
 
     first = once("en")
     second = once("en")
@@ -187,11 +198,11 @@ def test_rerun_does_not_upload_again(service: EmbeddedService) -> None:
     assert service.credits(credentials.client_id) == 100 - 4
 
 
-def outcome(state: State[Any]) -> dict[str, Any]:
+async def outcome(state: State[Any]) -> dict[str, Any]:
     """What a test needs of a task's final state, as plain data (a flow that returned a
     failed state would itself fail)."""
     try:
-        return {"failed": state.is_failed(), "value": state.result(), "error": None}
+        return {"failed": state.is_failed(), "value": await state.aresult(), "error": None}
     except BaseException as exc:
         return {"failed": state.is_failed(), "value": None, "error": exc}
 
@@ -200,13 +211,13 @@ def test_failed_job_fails_the_task_without_retrying(service: EmbeddedService) ->
     credentials = credentials_for(service)
 
     @flow
-    def pipeline() -> dict[str, Any]:
-        state = run_tool.with_options(retry_delay_seconds=0)(
+    async def pipeline() -> dict[str, Any]:
+        state = await arun_tool.with_options(retry_delay_seconds=0)(
             credentials, Tool.ICR, pdf("please FAIL"), timeout=60, return_state=True
         )
-        return outcome(state)
+        return await outcome(state)
 
-    state = pipeline(return_state=True)
+    state = asyncio.run(pipeline(return_state=True))
     result = state.result()
     assert result["failed"] and isinstance(result["error"], JobFailedError)
     logs = flow_logs(state)
@@ -241,7 +252,13 @@ def test_cache_keys_use_content_and_client_id_never_the_secret(tmp_path: Path) -
             client_secret=overrides.pop("secret", "secret-one"),
             base_url="http://127.0.0.1:1",
         )
-        parameters = {"credentials": credentials, "tool": Tool.ICR, "document": document}
+        options = {k: overrides.pop(k) for k in list(overrides) if k in UploadParameters.model_fields}
+        parameters = {
+            "credentials": credentials,
+            "tool": Tool.ICR,
+            "document": document,
+            "options": UploadParameters(**options),
+        }
         return document_cache_key(context, parameters | overrides)  # type: ignore[arg-type]
 
     base = key()
@@ -252,6 +269,8 @@ def test_cache_keys_use_content_and_client_id_never_the_secret(tmp_path: Path) -
     assert key(client_id="c2") != base
     assert key(tool=Tool.INVOICE) != base
     assert key(language_hint="de") != base
+    assert key(output_formats=["TXT", "PDF"]) == key(output_formats=["PDF", "TXT"]) != base
+    assert key(idempotency_key="another run") == base
     assert key(document=pdf("other")) != base
     assert "secret-one" not in base and hashlib.sha256(document).hexdigest() not in base
     assert key(document=tmp_path / "missing.pdf") is None  # the task reports the real error
@@ -307,13 +326,13 @@ def test_transient_failures_are_retried_by_prefect_with_one_idempotency_key(
     fake.faults.append(lost_answer)
 
     @flow
-    def pipeline() -> dict[str, Any]:
-        state = upload_document.with_options(retry_delay_seconds=0)(
+    async def pipeline() -> dict[str, Any]:
+        state = await aupload_document.with_options(retry_delay_seconds=0)(
             credentials, Tool.ICR, pdf("retry me"), return_state=True
         )
-        return outcome(state)
+        return await outcome(state)
 
-    state = pipeline(return_state=True)
+    state = asyncio.run(pipeline(return_state=True))
     receipt = state.result()["value"]
     keys = {r.headers["Idempotency-Key"] for r in fake.uploads}
     assert len(fake.uploads) == 3 and len(keys) == 1
@@ -329,13 +348,13 @@ def test_final_failures_are_not_retried(fake: FakeService) -> None:
     )
 
     @flow
-    def pipeline() -> dict[str, Any]:
-        state = upload_document.with_options(retry_delay_seconds=0)(
+    async def pipeline() -> dict[str, Any]:
+        state = await aupload_document.with_options(retry_delay_seconds=0)(
             credentials, Tool.ICR, pdf("no money"), return_state=True
         )
-        return outcome(state)
+        return await outcome(state)
 
-    state = pipeline(return_state=True)
+    state = asyncio.run(pipeline(return_state=True))
     result = state.result()
     assert result["failed"] and isinstance(result["error"], InsufficientCreditsError)
     assert "Retry 1/" not in flow_logs(state)

@@ -1,4 +1,10 @@
-"""Prefect tasks over the DocAI client: sync functions and their ``a``-prefixed async twins.
+"""Prefect tasks over the DocAI client: one name per task for sync and async flows.
+
+Each task is an ``a``-prefixed async task plus a sync task of the plain name that
+dispatches to it (Prefect's ``async_dispatch``, the pattern of prefect-aws' ``s3.py``):
+called from an async flow or task, ``upload_document(...)`` returns the coroutine of
+``aupload_document``, so ``await upload_document(...)`` works; from a sync flow it runs the
+sync task. ``upload_document.aio`` is the async task (``.with_options``, ``.submit``).
 
 Each task opens a client from the credentials block for its own call. That is cheap: the
 access token and the request pace live per credentials in the process, not per client.
@@ -6,13 +12,14 @@ access token and the request pace live per credentials in the process, not per c
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from datetime import timedelta
 from typing import Any
 
 from prefect import get_run_logger, task
+from prefect._internal.compatibility.async_dispatch import async_dispatch
 from prefect.cache_policies import NO_CACHE
 from prefect.runtime import task_run as runtime_task_run
+from pydantic import BaseModel, ConfigDict, Field
 
 from prefect_docai.blocks import DocAICredentials
 from prefect_docai.client import (
@@ -58,29 +65,52 @@ _RUN_TOOL: dict[str, Any] = _RETRY | {
 _TOKEN: dict[str, Any] = _RETRY | {"cache_policy": NO_CACHE, "persist_result": False}
 
 
+class UploadParameters(BaseModel):
+    """The optional parameters of an upload, as one typed task parameter (a form in the UI)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    file_name: str | None = Field(
+        default=None, description="Name sent with the file (default: from the path or URL)."
+    )
+    email: str | None = Field(
+        default=None, description="Mail the result to this address when the job is done."
+    )
+    output_formats: list[str] | None = Field(
+        default=None, description="ICR output formats, e.g. ['PDF', 'TXT'] (default JSON)."
+    )
+    language_hint: str | None = Field(
+        default=None, description="ISO 639-1 code(s) or 'auto' for ICR and table extraction."
+    )
+    threshold: float | None = Field(
+        default=None, ge=0, le=1, description="Drop values below this confidence."
+    )
+    idempotency_key: str | None = Field(
+        default=None,
+        description="Names this logical upload for the service (same key, same job); "
+        "empty means the task run's id, which Prefect's retries of the run share.",
+    )
+
+    def client_options(self) -> UploadOptions:
+        """The client's keyword options, with the task run's key when none is given."""
+        return UploadOptions(
+            file_name=self.file_name,
+            email=self.email,
+            output_formats=self.output_formats,
+            language_hint=self.language_hint,
+            threshold=self.threshold,
+            idempotency_key=self.idempotency_key or _idempotency_key(),
+        )
+
+
+_NO_PARAMETERS = UploadParameters()
+
+
 def _idempotency_key() -> str | None:
     """One key per task run: Prefect's retries of the run reuse it, so a retried upload
     returns the job the first attempt created instead of paying for a second one."""
     run_id = runtime_task_run.id
     return f"prefect-task-run-{run_id}" if run_id else None
-
-
-def _options(
-    file_name: str | None,
-    email: str | None,
-    output_formats: Iterable[str] | str | None,
-    language_hint: str | None,
-    threshold: float | None,
-    idempotency_key: str | None,
-) -> UploadOptions:
-    return UploadOptions(
-        file_name=file_name,
-        email=email,
-        output_formats=output_formats,
-        language_hint=language_hint,
-        threshold=threshold,
-        idempotency_key=idempotency_key or _idempotency_key(),
-    )
 
 
 def _log_upload(receipt: UploadReceipt) -> None:
@@ -98,46 +128,21 @@ def _log_upload(receipt: UploadReceipt) -> None:
 
 
 @task(name="docai-request-access-token", **_TOKEN)
+async def arequest_access_token(credentials: DocAICredentials) -> AccessToken:
+    """The current access token of the credentials (cached process-wide until near expiry)."""
+    async with credentials.get_client() as client:
+        return await client.request_access_token()
+
+
+@async_dispatch(arequest_access_token)
+@task(name="docai-request-access-token", **_TOKEN)
 def request_access_token(credentials: DocAICredentials) -> AccessToken:
     """The current access token of the credentials (cached process-wide until near expiry)."""
     with credentials.get_sync_client() as client:
         return client.request_access_token()
 
 
-@task(name="docai-request-access-token", **_TOKEN)
-async def arequest_access_token(credentials: DocAICredentials) -> AccessToken:
-    async with credentials.get_client() as client:
-        return await client.request_access_token()
-
-
 # --- upload ---------------------------------------------------------------------------
-
-
-@task(name="docai-upload-document", task_run_name="upload-{tool}", **_UPLOAD)
-def upload_document(
-    credentials: DocAICredentials,
-    tool: Tool | str,
-    document: DocumentInput,
-    file_name: str | None = None,
-    email: str | None = None,
-    output_formats: Iterable[str] | str | None = None,
-    language_hint: str | None = None,
-    threshold: float | None = None,
-    idempotency_key: str | None = None,
-) -> UploadReceipt:
-    """Upload a document (bytes, path, fsspec URL or file) to a tool; returns the job.
-
-    ``idempotency_key`` names this logical upload for the service (same key, same job);
-    without one, the task run's id is used, which Prefect's retries of the run share.
-    """
-    with credentials.get_sync_client() as client:
-        receipt = client.upload(
-            tool,
-            document,
-            **_options(file_name, email, output_formats, language_hint, threshold, idempotency_key),
-        )
-    _log_upload(receipt)
-    return receipt
 
 
 @task(name="docai-upload-document", task_run_name="upload-{tool}", **_UPLOAD)
@@ -145,19 +150,26 @@ async def aupload_document(
     credentials: DocAICredentials,
     tool: Tool | str,
     document: DocumentInput,
-    file_name: str | None = None,
-    email: str | None = None,
-    output_formats: Iterable[str] | str | None = None,
-    language_hint: str | None = None,
-    threshold: float | None = None,
-    idempotency_key: str | None = None,
+    options: UploadParameters = _NO_PARAMETERS,
 ) -> UploadReceipt:
+    """Upload a document (bytes, path, fsspec URL or file) to a tool; returns the job."""
     async with credentials.get_client() as client:
-        receipt = await client.upload(
-            tool,
-            document,
-            **_options(file_name, email, output_formats, language_hint, threshold, idempotency_key),
-        )
+        receipt = await client.upload(tool, document, **options.client_options())
+    _log_upload(receipt)
+    return receipt
+
+
+@async_dispatch(aupload_document)
+@task(name="docai-upload-document", task_run_name="upload-{tool}", **_UPLOAD)
+def upload_document(
+    credentials: DocAICredentials,
+    tool: Tool | str,
+    document: DocumentInput,
+    options: UploadParameters = _NO_PARAMETERS,
+) -> UploadReceipt:
+    """Upload a document (bytes, path, fsspec URL or file) to a tool; returns the job."""
+    with credentials.get_sync_client() as client:
+        receipt = client.upload(tool, document, **options.client_options())
     _log_upload(receipt)
     return receipt
 
@@ -166,18 +178,28 @@ async def aupload_document(
 
 
 @task(name="docai-get-json-result", **_RESULT)
+async def aget_json_result(credentials: DocAICredentials, job_id: str) -> JobResult:
+    """The job's result envelope; fails with a transient error while the job is running."""
+    async with credentials.get_client() as client:
+        return await client.get_json_result(job_id)
+
+
+@async_dispatch(aget_json_result)
+@task(name="docai-get-json-result", **_RESULT)
 def get_json_result(credentials: DocAICredentials, job_id: str) -> JobResult:
     """The job's result envelope; fails with a transient error while the job is running."""
     with credentials.get_sync_client() as client:
         return client.get_json_result(job_id)
 
 
-@task(name="docai-get-json-result", **_RESULT)
-async def aget_json_result(credentials: DocAICredentials, job_id: str) -> JobResult:
+@task(name="docai-get-zip-result", **_RESULT)
+async def aget_zip_result(credentials: DocAICredentials, job_id: str) -> ResultFile:
+    """The job's ZIP archive (ICR: searchable PDF + text; PaperFlow: one PDF per document)."""
     async with credentials.get_client() as client:
-        return await client.get_json_result(job_id)
+        return await client.get_zip_result(job_id)
 
 
+@async_dispatch(aget_zip_result)
 @task(name="docai-get-zip-result", **_RESULT)
 def get_zip_result(credentials: DocAICredentials, job_id: str) -> ResultFile:
     """The job's ZIP archive (ICR: searchable PDF + text; PaperFlow: one PDF per document)."""
@@ -185,12 +207,16 @@ def get_zip_result(credentials: DocAICredentials, job_id: str) -> ResultFile:
         return client.get_zip_result(job_id)
 
 
-@task(name="docai-get-zip-result", **_RESULT)
-async def aget_zip_result(credentials: DocAICredentials, job_id: str) -> ResultFile:
+@task(name="docai-get-file-result", **_RESULT)
+async def aget_file_result(
+    credentials: DocAICredentials, job_id: str, output_type: str = "CSV"
+) -> ResultFile:
+    """One result file of the job (``CSV`` for table extraction)."""
     async with credentials.get_client() as client:
-        return await client.get_zip_result(job_id)
+        return await client.get_file_result(job_id, output_type)
 
 
+@async_dispatch(aget_file_result)
 @task(name="docai-get-file-result", **_RESULT)
 def get_file_result(
     credentials: DocAICredentials, job_id: str, output_type: str = "CSV"
@@ -200,16 +226,21 @@ def get_file_result(
         return client.get_file_result(job_id, output_type)
 
 
-@task(name="docai-get-file-result", **_RESULT)
-async def aget_file_result(
-    credentials: DocAICredentials, job_id: str, output_type: str = "CSV"
-) -> ResultFile:
+@task(name="docai-poll-for-result", **_RESULT)
+async def apoll_for_result(
+    credentials: DocAICredentials,
+    job_id: str,
+    timeout: float = 600.0,
+    poll_interval: float = 1.0,
+) -> JobResult:
+    """Poll until the job is done (or ``timeout``); a failed or unknown job fails at once."""
     async with credentials.get_client() as client:
-        return await client.get_file_result(job_id, output_type)
+        return await client.wait_for_result(job_id, timeout=timeout, poll_interval=poll_interval)
 
 
-@task(name="docai-wait-for-result", **_RESULT)
-def wait_for_result(
+@async_dispatch(apoll_for_result)
+@task(name="docai-poll-for-result", **_RESULT)
+def poll_for_result(
     credentials: DocAICredentials,
     job_id: str,
     timeout: float = 600.0,
@@ -220,42 +251,7 @@ def wait_for_result(
         return client.wait_for_result(job_id, timeout=timeout, poll_interval=poll_interval)
 
 
-@task(name="docai-wait-for-result", **_RESULT)
-async def await_for_result(
-    credentials: DocAICredentials,
-    job_id: str,
-    timeout: float = 600.0,
-    poll_interval: float = 1.0,
-) -> JobResult:
-    async with credentials.get_client() as client:
-        return await client.wait_for_result(job_id, timeout=timeout, poll_interval=poll_interval)
-
-
 # --- upload + wait --------------------------------------------------------------------
-
-
-@task(name="docai-run-tool", task_run_name="run-{tool}", **_RUN_TOOL)
-def run_tool(
-    credentials: DocAICredentials,
-    tool: Tool | str,
-    document: DocumentInput,
-    file_name: str | None = None,
-    email: str | None = None,
-    output_formats: Iterable[str] | str | None = None,
-    language_hint: str | None = None,
-    threshold: float | None = None,
-    timeout: float = 600.0,
-    idempotency_key: str | None = None,
-) -> JobResult:
-    """Upload a document to a tool, wait for the job and return its result envelope."""
-    with credentials.get_sync_client() as client:
-        receipt = client.upload(
-            tool,
-            document,
-            **_options(file_name, email, output_formats, language_hint, threshold, idempotency_key),
-        )
-        _log_upload(receipt)
-        return client.wait_for_result(receipt.job_id, timeout=timeout)
 
 
 @task(name="docai-run-tool", task_run_name="run-{tool}", **_RUN_TOOL)
@@ -263,19 +259,27 @@ async def arun_tool(
     credentials: DocAICredentials,
     tool: Tool | str,
     document: DocumentInput,
-    file_name: str | None = None,
-    email: str | None = None,
-    output_formats: Iterable[str] | str | None = None,
-    language_hint: str | None = None,
-    threshold: float | None = None,
+    options: UploadParameters = _NO_PARAMETERS,
     timeout: float = 600.0,
-    idempotency_key: str | None = None,
 ) -> JobResult:
+    """Upload a document to a tool, wait for the job and return its result envelope."""
     async with credentials.get_client() as client:
-        receipt = await client.upload(
-            tool,
-            document,
-            **_options(file_name, email, output_formats, language_hint, threshold, idempotency_key),
-        )
+        receipt = await client.upload(tool, document, **options.client_options())
         _log_upload(receipt)
         return await client.wait_for_result(receipt.job_id, timeout=timeout)
+
+
+@async_dispatch(arun_tool)
+@task(name="docai-run-tool", task_run_name="run-{tool}", **_RUN_TOOL)
+def run_tool(
+    credentials: DocAICredentials,
+    tool: Tool | str,
+    document: DocumentInput,
+    options: UploadParameters = _NO_PARAMETERS,
+    timeout: float = 600.0,
+) -> JobResult:
+    """Upload a document to a tool, wait for the job and return its result envelope."""
+    with credentials.get_sync_client() as client:
+        receipt = client.upload(tool, document, **options.client_options())
+        _log_upload(receipt)
+        return client.wait_for_result(receipt.job_id, timeout=timeout)

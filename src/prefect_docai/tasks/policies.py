@@ -46,22 +46,30 @@ def _service(parameters: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-_DOCUMENT_PARAMETERS = ("tool", "email", "output_formats", "language_hint", "threshold")
+_DOCUMENT_OPTIONS = ("email", "output_formats", "language_hint", "threshold")
+"""Upload options that change a job's result; the file name and idempotency key do not."""
 
 
 def document_cache_key(context: TaskRunContext, parameters: dict[str, Any]) -> str | None:
-    """Same document content + tool + parameters + client ⇒ same job: do not upload again."""
+    """Same document content + tool + options + client ⇒ same job: do not upload again."""
     try:
         sha = document_sha256(parameters["document"])
     except Exception as exc:
         # Unreadable input: no cache key, so the task runs and reports the real error.
         logger.debug("no cache key for %s: %r", context.task.name, exc)
         return None
-    options = {name: parameters.get(name) for name in _DOCUMENT_PARAMETERS}
-    if isinstance(options["output_formats"], list | tuple | set | frozenset):
+    given = parameters.get("options")
+    options = {name: getattr(given, name, None) for name in _DOCUMENT_OPTIONS}
+    if options["output_formats"] is not None:
         options["output_formats"] = sorted(options["output_formats"])
     return "docai-" + _digest(
-        {"task": context.task.name, "sha256": sha, **options, **_service(parameters)}
+        {
+            "task": context.task.name,
+            "sha256": sha,
+            "tool": parameters["tool"],
+            **options,
+            **_service(parameters),
+        }
     )
 
 
