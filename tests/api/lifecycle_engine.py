@@ -1,8 +1,10 @@
 """A trivial but real engine for the service's job-lifecycle tests.
 
 It reads the uploaded PDF's text layer (pypdfium2) and reports the page count, the SHA-256
-and each page's text. Commands in the text steer it: ``SLEEP <seconds>`` sleeps first,
-``FAIL`` raises a DocumentError, ``CRASH`` kills the worker process. Every completed run
+and each page's text; an image is decoded to RGB as the real engines do (PIL), so a big one
+costs real memory. Commands in the text steer it: ``SLEEP <seconds>`` sleeps first,
+``FAIL`` raises a DocumentError, ``CRASH`` kills the worker process, ``ALLOC <MB>`` holds
+that much memory for a moment. Every completed run
 appends the document's SHA-256 to ``$DOCAI_TEST_RUN_LOG`` when that is set, so tests can
 count how often a document was processed.
 """
@@ -32,6 +34,16 @@ class LifecycleResult(BaseModel):
 
 
 def _page_texts(data: bytes) -> list[str]:
+    if data.startswith(b"\x89PNG"):
+        from PIL import Image
+
+        from prefect_docai.engines.sniff import MAX_PIXELS
+
+        Image.MAX_IMAGE_PIXELS = MAX_PIXELS  # the real engines' cap, as they set it
+        with Image.open(io.BytesIO(data)) as image:
+            rgb = image.convert("RGB")
+            rgb.close()
+        return [""]
     if not data.startswith(b"%PDF"):
         return [""]
     import pypdfium2 as pdfium
@@ -65,6 +77,10 @@ class _LifecycleEngine:
         joined = "\n".join(texts)
         if match := re.search(r"SLEEP (\d+(?:\.\d+)?)", joined):
             time.sleep(float(match.group(1)))
+        if match := re.search(r"ALLOC (\d+)", joined):
+            held = bytearray(int(match.group(1)) * 1024 * 1024)
+            time.sleep(0.5)
+            del held
         if "FAIL" in joined:
             raise DocumentError("test_failure", "The document asked the test engine to fail.")
         if "CRASH" in joined:

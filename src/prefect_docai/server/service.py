@@ -45,7 +45,7 @@ class Service:
         if self.store.is_local:
             watched.append(Path(self.store.root))
         self.storage_guard = StorageGuard(watched, settings.min_free_bytes)
-        self.pool = WorkerPool(settings.workers)
+        self.pool = WorkerPool(settings.workers, settings.worker_memory_bytes)
         self.runner = JobRunner(self)
         self.mailer = MailSender(self)
         self.purger = Purger(self)

@@ -43,6 +43,10 @@ class Settings(BaseSettings):
     audience: str = "prefect-docai"
     token_ttl: int = Field(default=300, gt=0)
     workers: int = Field(default_factory=_cpu_count, ge=1)
+    worker_memory_limit: int | None = Field(default=None, ge=0)
+    """Bytes of data (heap and private mappings) one worker process may use; a document
+    that needs more fails with ``out_of_memory`` and is refunded. Unset: 80% of the machine's
+    memory shared by the workers and the API process; 0: no limit."""
     upload_rate_per_second: float = Field(default=1.0, gt=0)
     """Uploads per second per client and tool (token bucket, burst 1)."""
     token_failures_burst: int = Field(default=10, ge=1)
@@ -85,6 +89,13 @@ class Settings(BaseSettings):
     @classmethod
     def _leading_slash(cls, value: str) -> str:
         return value if value.startswith("/") else "/" + value
+
+    @property
+    def worker_memory_bytes(self) -> int | None:
+        if self.worker_memory_limit is not None:
+            return self.worker_memory_limit or None
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+        return int(total * 0.8 / (self.workers + 1))
 
     @property
     def sqlalchemy_url(self) -> str:

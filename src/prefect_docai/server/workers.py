@@ -60,9 +60,15 @@ def _watch_parent(parent_pid: int) -> None:
             os._exit(0)
 
 
-def _init_worker(parent_pid: int) -> None:
+def _init_worker(parent_pid: int, memory_limit: int | None = None) -> None:
     # Ctrl+C in `docai serve` reaches the whole process group; the parent decides.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if memory_limit:
+        import resource
+
+        # Heap and private mappings only (not shared libraries' code): what a decode or an
+        # engine allocates. Past it, allocations fail with MemoryError (→ out_of_memory).
+        resource.setrlimit(resource.RLIMIT_DATA, (memory_limit, memory_limit))
     os.environ.setdefault("OMP_THREAD_LIMIT", "1")
     threading.Thread(target=_watch_parent, args=(parent_pid,), daemon=True).start()
 
@@ -104,56 +110,83 @@ def run_engine(engine_path: str, data: bytes, options: EngineOptions) -> WorkOut
 
 
 class WorkerPool:
-    """A ``ProcessPoolExecutor`` that can be torn down hard and rebuilt after a crash."""
+    """``size`` worker slots, each a one-process ``ProcessPoolExecutor`` of its own.
 
-    def __init__(self, size: int) -> None:
+    One process per slot: a worker that crashes, runs out of memory or overruns its time is
+    torn down and rebuilt alone, and the jobs in the other slots go on undisturbed (with a
+    shared pool, one dying worker breaks every running job). ``memory_limit`` bounds each
+    worker's data (``RLIMIT_DATA``: heap and private mappings): a document that needs more
+    fails with ``out_of_memory`` in its own worker instead of pushing the machine into the
+    OOM killer.
+    """
+
+    def __init__(self, size: int, memory_limit: int | None = None) -> None:
         self.size = size
+        self.memory_limit = memory_limit
         self._context = multiprocessing.get_context("spawn")
-        self._executor: ProcessPoolExecutor | None = None
+        self._slots: list[ProcessPoolExecutor | None] = [None] * size
+        self._free = list(range(size))
         self._lock = threading.Lock()
 
-    def _ensure(self) -> ProcessPoolExecutor:
+    def _take(self) -> tuple[int, ProcessPoolExecutor]:
         with self._lock:
-            if self._executor is None:
-                self._executor = ProcessPoolExecutor(
-                    max_workers=self.size,
+            if not self._free:
+                raise WorkerCrashed("every worker is busy; retry")
+            slot = self._free.pop()
+            executor = self._slots[slot]
+            if executor is None:
+                executor = self._slots[slot] = ProcessPoolExecutor(
+                    max_workers=1,
                     mp_context=self._context,
                     initializer=_init_worker,
-                    initargs=(os.getpid(),),
+                    initargs=(os.getpid(), self.memory_limit),
                 )
-            return self._executor
+            return slot, executor
+
+    def _give_back(self, slot: int) -> None:
+        with self._lock:
+            self._free.append(slot)
 
     async def run(
         self, engine_path: str, data: bytes, options: EngineOptions, timeout: float
     ) -> WorkOutcome:
-        executor = self._ensure()
+        slot, executor = self._take()
         try:
-            future: Future[WorkOutcome] = executor.submit(run_engine, engine_path, data, options)
-        except (BrokenProcessPool, RuntimeError):
-            self._discard(executor)
-            raise WorkerCrashed("the worker pool was broken; retry") from None
-        try:
-            return await asyncio.wait_for(asyncio.wrap_future(future), timeout)
-        except BrokenProcessPool as exc:
-            self._discard(executor)
-            raise WorkerCrashed("a worker process died while running the job") from exc
-        except TimeoutError:
-            # The only way to stop a running engine is to kill its process; the other jobs in
-            # this pool then see WorkerCrashed and are retried.
-            self._discard(executor)
-            raise
+            try:
+                future: Future[WorkOutcome] = executor.submit(
+                    run_engine, engine_path, data, options
+                )
+            except (BrokenProcessPool, RuntimeError):
+                self._discard(slot, executor)
+                raise WorkerCrashed("the worker was broken; retry") from None
+            try:
+                outcome = await asyncio.wait_for(asyncio.wrap_future(future), timeout)
+            except BrokenProcessPool as exc:
+                self._discard(slot, executor)
+                raise WorkerCrashed("a worker process died while running the job") from exc
+            except (TimeoutError, asyncio.CancelledError):
+                # The only way to stop a running engine is to kill its process.
+                self._discard(slot, executor)
+                raise
+            if outcome.error_code == "out_of_memory":
+                # A process that hit its limit may hold a fragmented heap: start afresh.
+                self._discard(slot, executor)
+            return outcome
+        finally:
+            self._give_back(slot)
 
-    def _discard(self, executor: ProcessPoolExecutor) -> None:
+    def _discard(self, slot: int, executor: ProcessPoolExecutor) -> None:
         with self._lock:
-            if self._executor is executor:
-                self._executor = None
+            if self._slots[slot] is executor:
+                self._slots[slot] = None
         _terminate(executor)
 
     def close(self) -> None:
         with self._lock:
-            executor, self._executor = self._executor, None
-        if executor is not None:
-            _terminate(executor)
+            executors, self._slots = self._slots, [None] * self.size
+        for executor in executors:
+            if executor is not None:
+                _terminate(executor)
 
 
 def _terminate(executor: ProcessPoolExecutor) -> None:
