@@ -6,6 +6,7 @@ PACKAGES=(
   libzbar0                          # pyzbar: QR / barcode separator sheets
   poppler-utils                     # pdftoppm / pdftotext, benchmarks and debugging
   postgresql                        # server binaries for the PostgreSQL tests (tests/api/postgres.py)
+  chromium                          # headless browser for the web platform tests (Playwright, executable_path)
   fonts-dejavu-core fonts-dejavu-extra fonts-liberation  # generated documents
   fonts-dkg-handwriting fonts-breip fonts-femkeklaver fonts-kristi fonts-humor-sans  # generated handwriting
 )

@@ -133,7 +133,7 @@ def test_lifecycle_on_postgresql(
     assert not (data_dir / "docai.sqlite3").exists()
     rows = dict(postgres.query(database, "SELECT id, status FROM jobs"))
     assert rows[job_id] == "succeeded" and len(rows) == 4
-    (balance,) = postgres.query(database, "SELECT credits FROM clients")
+    (balance,) = postgres.query(database, "SELECT credits FROM accounts")
     assert balance == (7 - 2 - 2 - 2,)
 
     # `docai admin` reaches the same database through DOCAI_DATABASE_URL.

@@ -1,4 +1,4 @@
-"""``docai admin``: API clients and credits, straight in the service's database."""
+"""``docai admin``: accounts, API clients and credits, straight in the service's database."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from prefect_docai.cli import app
 if TYPE_CHECKING:
     from prefect_docai.server.db import Database
 
-admin = typer.Typer(help="Manage API clients and their credits.", no_args_is_help=True)
+admin = typer.Typer(help="Manage accounts, their API clients and credits.", no_args_is_help=True)
 app.add_typer(admin, name="admin")
 
 DataDir = Annotated[
@@ -39,7 +39,7 @@ def _database(data_dir: Path | None) -> Database:
         raise _fail(f"invalid settings: {exc}") from None
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     db = Database(settings.sqlalchemy_url)
-    db.create_all()
+    db.migrate()
     return db
 
 
@@ -49,6 +49,10 @@ def create_client(
     credits: Annotated[int, typer.Option(help="Starting balance (1 credit = 1 page).")] = 0,
     scope: Annotated[
         list[str] | None, typer.Option(help="accounting and/or consumption (default: both).")
+    ] = None,
+    account: Annotated[
+        str | None,
+        typer.Option(help="Add the client to this account (id); default: an account of its own."),
     ] = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print {client_id, client_secret} as JSON.")
@@ -62,8 +66,10 @@ def create_client(
         raise _fail("--credits must not be negative")
     db = _database(data_dir)
     try:
-        creds = accounts.create_client(db, name, credits, scope or accounts.SCOPES)
-    except ValueError as exc:
+        creds = accounts.create_client(
+            db, name, credits, scope or accounts.SCOPES, account_id=account
+        )
+    except (ValueError, accounts.UnknownAccountError) as exc:
         raise _fail(str(exc)) from None
     finally:
         db.dispose()
@@ -78,16 +84,21 @@ def create_client(
 
 @admin.command("add-credits")
 def add_credits(
-    client_id: Annotated[str, typer.Argument(help="The client's id.")],
+    target: Annotated[
+        str, typer.Argument(help="An account (id or e-mail) or one of its clients (id).")
+    ],
     credits: Annotated[int, typer.Argument(help="Credits to add (negative to remove).")],
     data_dir: DataDir = None,
 ) -> None:
-    """Add credits to a client; prints the new balance."""
+    """Add credits to an account (every client of it draws from them); prints the new balance."""
     from prefect_docai.server import accounts
 
     db = _database(data_dir)
     try:
-        balance = accounts.add_credits(db, client_id, credits)
+        try:
+            balance = accounts.add_account_credits(db, target, credits)
+        except accounts.UnknownAccountError:
+            balance = accounts.add_credits(db, target, credits)
     except (accounts.UnknownClientError, ValueError) as exc:
         raise _fail(str(exc)) from None
     finally:
@@ -114,6 +125,7 @@ def clients(
                 [
                     {
                         "client_id": r.client_id,
+                        "account_id": r.account_id,
                         "name": r.name,
                         "credits": r.credits,
                         "scopes": list(r.scopes),
@@ -130,3 +142,42 @@ def clients(
     width = max(len(r.name) for r in rows)
     for r in rows:
         typer.echo(f"{r.client_id}  {r.name:<{width}}  {r.credits:>10}  {' '.join(r.scopes)}")
+
+
+@admin.command("accounts")
+def accounts_list(
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list.")] = False,
+    data_dir: DataDir = None,
+) -> None:
+    """List accounts: id, e-mail (none for an admin-made client's account), balance, clients."""
+    from prefect_docai.server import accounts
+
+    db = _database(data_dir)
+    try:
+        rows = accounts.list_accounts(db)
+    finally:
+        db.dispose()
+    if as_json:
+        typer.echo(
+            json.dumps(
+                [
+                    {
+                        "account_id": r.account_id,
+                        "email": r.email,
+                        "credits": r.credits,
+                        "clients": r.clients,
+                        "created_at": r.created_at.isoformat(),
+                    }
+                    for r in rows
+                ]
+            )
+        )
+        return
+    if not rows:
+        typer.echo("no accounts")
+        return
+    width = max(len(r.email or "-") for r in rows)
+    for r in rows:
+        typer.echo(
+            f"{r.account_id}  {r.email or '-':<{width}}  {r.credits:>10}  {r.clients} client(s)"
+        )

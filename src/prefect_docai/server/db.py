@@ -50,15 +50,73 @@ class Base(DeclarativeBase):
     pass
 
 
+class AccountRow(Base):
+    """Who owns credits: a person signed up on the web platform, or (without e-mail) the
+    account made for an API client created by ``docai admin``."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    email: Mapped[str | None] = mapped_column(String(320), nullable=True, unique=True)
+    first_name: Mapped[str | None] = mapped_column(String(100), nullable=True)
+    last_name: Mapped[str | None] = mapped_column(String(100), nullable=True)
+    password_hash: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    credits: Mapped[int] = mapped_column(Integer, default=0)
+    locale: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    consented_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    confirmed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
 class ClientRow(Base):
     __tablename__ = "clients"
 
     id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id"), index=True)
+    # "api": credentials for /oauth/token; "web": the account's own client for uploads made
+    # on the web pages (its secret hash matches no secret).
+    kind: Mapped[str] = mapped_column(String(10), default="api")
     name: Mapped[str] = mapped_column(String(200))
     secret_hash: Mapped[str] = mapped_column(String(128))
     scopes: Mapped[str] = mapped_column(String(200))
-    credits: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    last_used_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+
+
+class WebSessionRow(Base):
+    """A signed-in browser; the cookie holds a random token, the table its SHA-256."""
+
+    __tablename__ = "web_sessions"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id"), index=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class AccountTokenRow(Base):
+    """A single-use link token (e-mail confirmation, password reset), stored hashed."""
+
+    __tablename__ = "account_tokens"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id"), index=True)
+    purpose: Mapped[str] = mapped_column(String(20))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    used_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+
+
+class ThrottleRow(Base):
+    """Failed attempts per key (an account or an address) in the current window; held in
+    the database so replicas share it."""
+
+    __tablename__ = "throttles"
+
+    key: Mapped[str] = mapped_column(String(100), primary_key=True)
+    failures: Mapped[int] = mapped_column(Integer, default=0)
+    window_start: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
 class JobRow(Base):
@@ -132,8 +190,8 @@ def normalize_url(url: str) -> str:
     return parsed.render_as_string(hide_password=False)
 
 
-# Any constant: replicas starting together serialise their CREATE TABLEs on it (two
-# concurrent CREATE TABLE IF NOT EXISTS can both pass the check and one then fails).
+# Any constant: replicas starting together serialise their migrations on it (two
+# concurrent upgrades can both see the old revision and one then fails).
 _SCHEMA_LOCK = 0x646F6361
 
 
@@ -166,13 +224,33 @@ class Database:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 
-    def create_all(self) -> None:
+    def migrate(self) -> None:
+        """Bring the schema to the newest migration (an empty database included)."""
+        from prefect_docai.server import migrations
+
+        if self.is_sqlite:
+            # Batch migrations copy a table to alter it; with foreign keys on, dropping the
+            # old copy of a referenced table would fail. PRAGMA is a no-op inside a
+            # transaction, so it is set around it.
+            with self.engine.connect() as connection:
+                connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+                connection.commit()
+                try:
+                    with connection.begin():
+                        migrations.upgrade(connection, Base.metadata)
+                finally:
+                    connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+                    connection.commit()
+            return
         with self.engine.begin() as connection:
             if self.is_postgresql:
                 connection.execute(
                     text("SELECT pg_advisory_xact_lock(:key)"), {"key": _SCHEMA_LOCK}
                 )
-            Base.metadata.create_all(connection)
+            migrations.upgrade(connection, Base.metadata)
+
+    # The name callers used before migrations existed.
+    create_all = migrate
 
     @contextmanager
     def session(self) -> Iterator[Session]:

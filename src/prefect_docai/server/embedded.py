@@ -148,7 +148,7 @@ class EmbeddedService:
         if self._db is None:
             self.settings.data_dir.mkdir(parents=True, exist_ok=True)
             db = Database(self.settings.sqlalchemy_url)
-            db.create_all()
+            db.migrate()
             self._db = db
         return self._db
 

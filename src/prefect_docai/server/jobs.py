@@ -20,8 +20,8 @@ from sqlalchemy import delete, select, update
 
 from prefect_docai.engines.base import EngineOptions
 from prefect_docai.models.tools import Tool
-from prefect_docai.server import storage
-from prefect_docai.server.db import ClientRow, JobFileRow, JobRow, utcnow
+from prefect_docai.server import accounts, storage
+from prefect_docai.server.db import JobFileRow, JobRow, utcnow
 from prefect_docai.server.diskspace import is_disk_full
 from prefect_docai.server.workers import WorkerCrashed, WorkOutcome
 
@@ -388,11 +388,7 @@ class JobRunner:
             if owner is None and (job.lease_expires_at is None or job.lease_expires_at >= now):
                 return
             refund = job.credits_charged
-            session.execute(
-                update(ClientRow)
-                .where(ClientRow.id == job.client_id)
-                .values(credits=ClientRow.credits + refund)
-            )
+            accounts.refund(session, job.client_id, refund)
             job.status = "failed"
             job.completed_at = now
             job.error_code = code

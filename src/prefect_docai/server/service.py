@@ -54,7 +54,7 @@ class Service:
 
     async def start(self) -> None:
         self._loop = asyncio.get_running_loop()
-        await asyncio.to_thread(self.db.create_all)
+        await asyncio.to_thread(self.db.migrate)
         await self.runner.start()
         await self.mailer.start()
         await self.purger.start()

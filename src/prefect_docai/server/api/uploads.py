@@ -11,7 +11,7 @@ from typing import Any
 from email_validator import EmailNotValidError, validate_email
 from fastapi import APIRouter, Depends, Header, Path, Query, Request
 from fastapi.responses import JSONResponse
-from sqlalchemy import select, update
+from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData, UploadFile
@@ -20,9 +20,9 @@ from prefect_docai.engines.base import DocumentError
 from prefect_docai.engines.languages import LanguageError, parse_language_hint
 from prefect_docai.engines.sniff import DocumentInfo, inspect_document
 from prefect_docai.models.tools import Tool
-from prefect_docai.server import storage
+from prefect_docai.server import accounts, storage
 from prefect_docai.server.auth import Principal, get_service, require_consumption
-from prefect_docai.server.db import ClientRow, JobRow, utcnow
+from prefect_docai.server.db import JobRow, utcnow
 from prefect_docai.server.middleware import BodyTooLarge
 from prefect_docai.server.problems import Problem, problem_response, storage_full
 from prefect_docai.server.ratelimit import retry_after_header
@@ -216,24 +216,18 @@ def _insert_job(
         with service.db.transaction() as session:
             # Charging first takes the write lock, so the idempotency check below and the
             # insert see a consistent table.
-            charged = session.execute(
-                update(ClientRow)
-                .where(ClientRow.id == principal.client_id, ClientRow.credits >= info.page_count)
-                .values(credits=ClientRow.credits - info.page_count)
-            )
-            if getattr(charged, "rowcount", 0) != 1:
-                balance = session.scalar(
-                    select(ClientRow.credits).where(ClientRow.id == principal.client_id)
-                )
-                if balance is None:
-                    raise Problem(
-                        401,
-                        "invalid_token",
-                        "The client of this token no longer exists.",
-                        headers={
-                            "WWW-Authenticate": 'Bearer realm="prefect-docai", error="invalid_token"'
-                        },
-                    )
+            try:
+                balance = accounts.charge(session, principal.client_id, info.page_count)
+            except accounts.UnknownClientError:
+                raise Problem(
+                    401,
+                    "invalid_token",
+                    "The client of this token no longer exists.",
+                    headers={
+                        "WWW-Authenticate": 'Bearer realm="prefect-docai", error="invalid_token"'
+                    },
+                ) from None
+            if balance is not None:
                 raise Problem(
                     400,
                     "insufficient_credits",
