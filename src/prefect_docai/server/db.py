@@ -108,17 +108,6 @@ class AccountTokenRow(Base):
     used_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
 
 
-class ThrottleRow(Base):
-    """Failed attempts per key (an account or an address) in the current window; held in
-    the database so replicas share it."""
-
-    __tablename__ = "throttles"
-
-    key: Mapped[str] = mapped_column(String(100), primary_key=True)
-    failures: Mapped[int] = mapped_column(Integer, default=0)
-    window_start: Mapped[datetime] = mapped_column(UTCDateTime)
-
-
 class JobRow(Base):
     __tablename__ = "jobs"
     __table_args__ = (UniqueConstraint("client_id", "idempotency_key"),)

@@ -1,4 +1,4 @@
-"""Accounts own the credits; web sessions, link tokens and throttles.
+"""Accounts own the credits; web sessions, single-use link tokens, shared throttle buckets.
 
 Every existing client gets an account of its own (same id) holding the client's balance;
 the balance column moves from ``clients`` to ``accounts``.
@@ -65,16 +65,20 @@ def upgrade() -> None:
         sa.Column("used_at", sa.DateTime(), nullable=True),
     )
     op.create_index("ix_account_tokens_account_id", "account_tokens", ["account_id"])
-    op.create_table(
-        "throttles",
-        sa.Column("key", sa.String(100), primary_key=True),
-        sa.Column("failures", sa.Integer(), nullable=False),
-        sa.Column("window_start", sa.DateTime(), nullable=False),
-    )
+    # The shared throttle buckets came shortly before migrations: a database made by
+    # create_all may have them already.
+    if "throttle_buckets" not in sa.inspect(op.get_bind()).get_table_names():
+        op.create_table(
+            "throttle_buckets",
+            sa.Column("key", sa.String(200), primary_key=True),
+            sa.Column("tokens", sa.Float(), nullable=False),
+            sa.Column("updated", sa.Float(), nullable=False),
+            sa.Column("full_at", sa.Float(), nullable=False),
+        )
+        op.create_index("ix_throttle_buckets_full_at", "throttle_buckets", ["full_at"])
 
 
 def downgrade() -> None:
-    op.drop_table("throttles")
     op.drop_table("account_tokens")
     op.drop_table("web_sessions")
     with op.batch_alter_table("clients") as batch:
