@@ -1,0 +1,794 @@
+"""Reliability and security under hostile and heavy use: the figures of docs/reliability.md.
+
+Run: ``python -m benchmarks.reliability [--soak-seconds 600] [--soak-clients 30]
+[--only brute_force,soak,...]``. Every scenario starts ``docai serve`` (real engines, real
+SQLite or a throwaway PostgreSQL, 2 workers) in its own process on loopback, drives it over
+HTTP like a client would, and records what it saw; the hostile inputs are generated
+(``tests/hostile.py``), never read from committed files. The report is rewritten at
+``docs/reliability.md`` (figures of this run; the scenarios not run keep no figures) and
+``benchmarks/results/reliability.json``.
+
+Scenarios: ``brute_force`` (token endpoint), ``log_forgery``, ``headers``,
+``rejected_upload`` (rate slot), ``hostile`` (the corpus, real engines), ``memory`` (4 × a
+14000² PNG at once), ``fairness`` (2 × 1000-page jobs against a 1-page job), ``disk_full``
+(a tmpfs; needs root), ``deletion``, ``replicas`` (two services on one PostgreSQL) and
+``soak`` (N clients × T seconds, a mix of tools: 5xx, lost jobs, credits, RSS).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import platform
+import random
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import httpx
+import psutil
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "benchmarks" / "results"
+REPORT = ROOT / "docs" / "reliability.md"
+UPLOAD = "/api/FileUpload/v1/Upload/"
+RESULT = "/api/Result/v1/JobResults/"
+TOOLS = ("ICR", "Classify", "Invoice", "Receipt", "TableExtraction", "PaperFlow")
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))]
+
+
+# --- a service in its own process --------------------------------------------------------
+
+
+@dataclass
+class Server:
+    """``docai serve`` on a free loopback port; clients are made through the database."""
+
+    data_dir: Path
+    env: dict[str, str] = field(default_factory=dict)
+    workers: int = 2
+    base: str = ""
+    log_path: Path = Path()
+    process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> Server:
+        port = _free_port()
+        self.base = f"http://127.0.0.1:{port}"
+        self.log_path = self.data_dir.parent / f"serve-{port}.log"
+        env = {**os.environ, "OMP_THREAD_LIMIT": "1", **self.env}
+        docai = str(Path(sys.executable).with_name("docai"))
+        with self.log_path.open("ab") as log:
+            self.process = subprocess.Popen(
+                [
+                    *(docai, "serve", "--port", str(port), "--data-dir", str(self.data_dir)),
+                    *("--workers", str(self.workers), "--log-level", "info"),
+                ],
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        deadline = time.monotonic() + 120
+        while True:
+            with contextlib.suppress(httpx.TransportError):
+                if httpx.get(self.base + "/readyz").status_code == 200:
+                    return self
+            if time.monotonic() > deadline or self.process.poll() is not None:
+                raise RuntimeError(f"the service did not start:\n{self.log()[-3000:]}")
+            time.sleep(0.2)
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(60)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+    def rss(self) -> tuple[int, int]:
+        """Resident bytes of the API process and of its worker processes together."""
+        assert self.process is not None
+        main = psutil.Process(self.process.pid)
+        workers = 0
+        for child in main.children(recursive=True):
+            with contextlib.suppress(psutil.Error):
+                workers += child.memory_info().rss
+        return main.memory_info().rss, workers
+
+    def __enter__(self) -> Server:
+        return self.start()
+
+    def __exit__(self, *_: object) -> None:
+        self.stop()
+
+
+@contextlib.contextmanager
+def _service(**settings: Any) -> Iterator[tuple[Server, Any]]:
+    """A server with ``DOCAI_*`` settings and an admin handle on its database."""
+    from prefect_docai.server.embedded import EmbeddedService
+
+    root = Path(tempfile.mkdtemp(prefix="docai-reliab-"))
+    data_dir = Path(settings.pop("data_dir", root / "data"))
+    env = {f"DOCAI_{key.upper()}": str(value) for key, value in settings.items()}
+    admin_settings = {
+        key: value for key, value in settings.items() if key in ("database_url", "storage_url")
+    }
+    admin = EmbeddedService(data_dir, **admin_settings)
+    try:
+        admin.create_client("warm-up", credits=0)  # creates the schema before the server
+        with Server(data_dir, env) as server:
+            yield server, admin
+    finally:
+        admin.stop()
+        shutil.rmtree(root, ignore_errors=True)
+
+
+class Client:
+    def __init__(self, server: Server, creds: Any, timeout: float = 120) -> None:
+        self.server = server
+        self.creds = creds
+        self.http = httpx.Client(base_url=server.base, timeout=timeout)
+        self._token = ""
+
+    def token(self) -> str:
+        if not self._token:
+            response = self.http.post(
+                "/oauth/token",
+                data={
+                    "grant_type": "client_credentials",
+                    "client_id": self.creds.client_id,
+                    "client_secret": self.creds.client_secret.get_secret_value(),
+                },
+            )
+            response.raise_for_status()
+            self._token = response.json()["access_token"]
+        return self._token
+
+    def upload(self, tool: str, data: bytes, name: str = "doc.pdf", **params: str) -> httpx.Response:
+        return self.http.post(
+            UPLOAD + tool,
+            files={"file": (name, data, "application/octet-stream")},
+            params=params,
+            headers={"accessToken": self.token()},
+        )
+
+    def result(self, job_id: str, kind: str = "json", **params: str) -> httpx.Response:
+        return self.http.get(
+            f"{RESULT}{job_id}/{kind}", params=params, headers={"accessToken": self.token()}
+        )
+
+    def wait(self, job_id: str, timeout: float = 600) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            response = self.result(job_id)
+            if response.status_code == 401:
+                self._token = ""
+                continue
+            body: dict[str, Any] = response.json()
+            if response.status_code != 404 or body.get("code") != "job_pending":
+                return body
+            if time.monotonic() > deadline:
+                return {"status": "still pending", "jobId": job_id}
+            time.sleep(0.5)
+
+    def close(self) -> None:
+        self.http.close()
+
+
+def _one_page(text: str = "Reliability check 2026") -> bytes:
+    from tests.hostile import text_pdf
+
+    return text_pdf(text)
+
+
+# --- scenarios ----------------------------------------------------------------------------
+
+
+def brute_force(seconds: float = 5.0, concurrency: int = 20) -> dict[str, Any]:
+    """Wrong secrets for one client id as fast as 20 connections go, then the right one."""
+    with _service() as (server, admin):
+        creds = admin.create_client("victim", credits=0)
+        statuses: Counter[int] = Counter()
+        stop = time.monotonic() + seconds
+        reached: list[float] = []
+
+        def attack() -> None:
+            with httpx.Client(base_url=server.base) as http:
+                while time.monotonic() < stop:
+                    response = http.post(
+                        "/oauth/token",
+                        data={
+                            "grant_type": "client_credentials",
+                            "client_id": creds.client_id,
+                            "client_secret": "guess-" + str(random.random()),
+                        },
+                    )
+                    statuses[response.status_code] += 1
+                    if response.status_code == 401:
+                        reached.append(time.monotonic())
+
+        threads = [threading.Thread(target=attack) for _ in range(concurrency)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        ended = time.monotonic()
+        rightful = Client(server, creds)
+        while True:
+            response = rightful.http.post(
+                "/oauth/token",
+                data={
+                    "grant_type": "client_credentials",
+                    "client_id": creds.client_id,
+                    "client_secret": creds.client_secret.get_secret_value(),
+                },
+            )
+            if response.status_code == 200:
+                break
+            time.sleep(0.1)
+        rightful.close()
+        total = sum(statuses.values())
+        return {
+            "seconds": seconds,
+            "connections": concurrency,
+            "requests": total,
+            "requests_per_s": round(total / seconds, 1),
+            "statuses": dict(statuses),
+            "secret_checks_per_s": round(len(reached) / seconds, 2),
+            "rightful_client_waited_s": round(time.monotonic() - ended, 2),
+        }
+
+
+def log_forgery() -> dict[str, Any]:
+    """A request path with CR LF and an escape sequence: does a forged line appear?"""
+    with _service() as (server, _):
+        forged = "/x%0d%0a127.0.0.1%20%22GET%20/forged-admin%20HTTP/1.1%22%20200%1b[2J"
+        status = httpx.get(server.base + forged).status_code
+        time.sleep(0.5)
+        lines = server.log().splitlines()
+        starts = [line for line in lines if line.startswith('127.0.0.1 "GET /forged-admin')]
+        controls = sum(1 for line in lines if "\x1b" in line)
+        return {"status": status, "forged_lines": len(starts), "lines_with_escape": controls}
+
+
+def headers() -> dict[str, Any]:
+    with _service() as (server, admin):
+        client = Client(server, admin.create_client("h", credits=5))
+        job = client.upload("ToolICR", _one_page()).json()["jobId"]
+        client.wait(job)
+        checked = {}
+        for name, response in (
+            ("token", client.http.post("/oauth/token", data={"grant_type": "client_credentials"})),
+            ("result", client.result(job)),
+            ("zip", client.result(job, "zip")),
+            ("docs", client.http.get("/docs")),
+        ):
+            checked[name] = {
+                "nosniff": response.headers.get("x-content-type-options") == "nosniff",
+                "csp": "content-security-policy" in response.headers,
+                "cache_control": response.headers.get("cache-control", ""),
+            }
+        import re
+
+        page = client.http.get("/docs").text
+        assets = re.findall(r'(?:src|href)="([^"]+)"', page)
+        offline = all(a.startswith("/") and client.http.get(a).status_code == 200 for a in assets)
+        modes = sorted(
+            {
+                oct(os.stat(os.path.join(root, name)).st_mode & 0o777)
+                for root, dirs, files in os.walk(server.data_dir)
+                for name in [*dirs, *files]
+            }
+        )
+        client.close()
+        return {"responses": checked, "docs_assets_local": offline, "file_modes": modes}
+
+
+def rejected_upload() -> dict[str, Any]:
+    with _service() as (server, admin):
+        client = Client(server, admin.create_client("r", credits=5))
+        first = client.http.post(
+            UPLOAD + "ToolICR", files={"x": ("x", b"x")}, headers={"accessToken": client.token()}
+        ).status_code
+        second = client.upload("ToolICR", _one_page()).status_code
+        third = client.upload("ToolICR", _one_page()).status_code
+        client.close()
+        return {"missing_file": first, "valid_right_after": second, "valid_again_at_once": third}
+
+
+def hostile() -> dict[str, Any]:
+    from tests.hostile import corpus
+
+    rows = []
+    with _service() as (server, admin):
+        for item in corpus(heavy=True):
+            client = Client(server, admin.create_client("hostile", credits=5000))
+            started = time.monotonic()
+            response = client.upload(item.tool, item.make(), name=item.file_name)
+            row: dict[str, Any] = {"input": item.name, "tool": item.tool, "http": response.status_code}
+            if response.status_code == 201:
+                body = client.wait(response.json()["jobId"], timeout=1800)
+                row["job"] = body.get("status")
+                row["code"] = (body.get("error") or {}).get("code")
+                row["leaked_passwd"] = "root:" in json.dumps(body)
+            else:
+                row["code"] = response.json().get("code")
+            row["seconds"] = round(time.monotonic() - started, 1)
+            row["charged"] = 5000 - admin.credits(client.creds.client_id)
+            rows.append(row)
+            client.close()
+    return {
+        "inputs": rows,
+        "server_errors": sum(1 for r in rows if r["http"] >= 500),
+        "leaks": sum(1 for r in rows if r.get("leaked_passwd")),
+    }
+
+
+def memory(uploads: int = 4) -> dict[str, Any]:
+    from tests.hostile import grey_png
+
+    png = grey_png(14000, 14000)
+    with _service() as (server, admin):
+        bomber = Client(server, admin.create_client("bomber", credits=100))
+        other = Client(server, admin.create_client("other", credits=100))
+        peak = [0, 0]
+        sampling = threading.Event()
+
+        def sample() -> None:
+            while not sampling.is_set():
+                with contextlib.suppress(psutil.Error):
+                    api, workers = server.rss()
+                    peak[0], peak[1] = max(peak[0], api), max(peak[1], workers)
+                time.sleep(0.2)
+
+        sampler = threading.Thread(target=sample)
+        sampler.start()
+        ids: list[str] = []
+        threads = [
+            threading.Thread(
+                target=lambda: ids.append(bomber.upload("ToolICR", png, "big.png").json()["jobId"])
+            )
+            for _ in range(uploads)
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        started = time.monotonic()
+        normal = other.upload("ToolClassify", _one_page()).json()["jobId"]
+        normal_body = other.wait(normal)
+        normal_seconds = time.monotonic() - started
+        outcomes = Counter()
+        for job_id in ids:
+            body = bomber.wait(job_id, timeout=1800)
+            outcomes[f"{body.get('status')}:{(body.get('error') or {}).get('code', '')}"] += 1
+        sampling.set()
+        sampler.join()
+        result = {
+            "png_bytes": len(png),
+            "uploads": uploads,
+            "outcomes": dict(outcomes),
+            "other_job": normal_body.get("status"),
+            "other_job_seconds": round(normal_seconds, 1),
+            "peak_api_rss_mb": round(peak[0] / 2**20),
+            "peak_workers_rss_mb": round(peak[1] / 2**20),
+            "credits_bomber_left": admin.credits(bomber.creds.client_id),
+            "oom_kills": server.log().count("Killed"),
+        }
+        bomber.close()
+        other.close()
+        return result
+
+
+def fairness(pages: int = 1000, bound: float = 1800) -> dict[str, Any]:
+    from tests.hostile import blank_pdf
+
+    big = blank_pdf(pages)
+    with _service() as (server, admin):
+        heavy = Client(server, admin.create_client("heavy", credits=10_000))
+        light = Client(server, admin.create_client("light", credits=10))
+        started = time.monotonic()
+        big_ids = []
+        for _ in range(2):
+            while (response := heavy.upload("ToolICR", big, "big.pdf")).status_code == 429:
+                time.sleep(float(response.headers.get("retry-after", "1")))
+            big_ids.append(response.json()["jobId"])
+        time.sleep(2)
+        light_started = time.monotonic()
+        small = light.upload("ToolICR", _one_page()).json()["jobId"]
+        small_body = light.wait(small)
+        small_seconds = time.monotonic() - light_started
+        outcomes = []
+        for job_id in big_ids:
+            body = heavy.wait(job_id, timeout=bound)
+            outcomes.append(
+                {
+                    "status": body.get("status"),
+                    "code": (body.get("error") or {}).get("code"),
+                    "seconds_since_upload": round(time.monotonic() - started),
+                }
+            )
+        result = {
+            "big_pdf_bytes": len(big),
+            "big_pages": pages,
+            "small_job": small_body.get("status"),
+            "small_job_seconds": round(small_seconds, 1),
+            "big_jobs": outcomes,
+            "heavy_credits_left": admin.credits(heavy.creds.client_id),
+        }
+        heavy.close()
+        light.close()
+        return result
+
+
+def disk_full() -> dict[str, Any]:
+    mount = Path(tempfile.mkdtemp(prefix="docai-tmpfs-"))
+    done = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=32m,mode=0700", "tmpfs", str(mount)],
+        capture_output=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        return {"skipped": f"cannot mount a tmpfs: {done.stderr.decode().strip()}"}
+    try:
+        with _service(data_dir=mount / "data", min_free_bytes=2 * 2**20) as (server, admin):
+            client = Client(server, admin.create_client("disk", credits=100))
+            accepted = client.upload("ToolICR", _one_page("accepted before the disk filled"))
+            job = accepted.json()["jobId"]
+            filler = mount / "filler"
+            with filler.open("wb") as handle, contextlib.suppress(OSError):
+                while True:
+                    handle.write(b"\0" * 65536)
+                    handle.flush()
+            log_before = len(server.log().splitlines())
+            refused = client.upload("ToolICR", _one_page("while full"))
+            ready = httpx.get(server.base + "/readyz")
+            time.sleep(10)
+            log_lines = len(server.log().splitlines()) - log_before
+            tracebacks = server.log().count("Traceback")
+            filler.unlink()
+            freed = time.monotonic()
+            while httpx.get(server.base + "/readyz").status_code != 200:
+                time.sleep(0.2)
+            recovered = time.monotonic() - freed
+            body = client.wait(job)
+            after = client.upload("ToolICR", _one_page("after"))
+            result = {
+                "upload_while_full": refused.status_code,
+                "code": refused.json().get("code"),
+                "retry_after": refused.headers.get("retry-after"),
+                "readyz_while_full": ready.status_code,
+                "log_lines_in_10s_full": log_lines,
+                "tracebacks": tracebacks,
+                "ready_again_after_s": round(recovered, 1),
+                "accepted_job": body.get("status"),
+                "upload_after_recovery": after.status_code,
+                "credits_charged": 100 - admin.credits(client.creds.client_id),
+            }
+            client.close()
+            return result
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=False)
+        shutil.rmtree(mount, ignore_errors=True)
+
+
+def deletion(ttl: float = 20, grace: float = 3) -> dict[str, Any]:
+    from sqlalchemy import create_engine, text
+
+    with _service(result_ttl=ttl, download_grace=grace, purge_interval=1) as (server, admin):
+        client = Client(server, admin.create_client("del", credits=10))
+        results = server.data_dir / "blobs" / "results"
+        fetched = client.upload("ToolICR", _one_page(), email="who@example.com").json()["jobId"]
+        client.wait(fetched)
+        downloaded = time.monotonic()
+        while (results / fetched).exists() and time.monotonic() - downloaded < ttl * 2:
+            time.sleep(0.2)
+        gone_after_download = time.monotonic() - downloaded
+        time.sleep(2)  # the upload slot
+        kept = client.upload("ToolICR", _one_page("never fetched")).json()["jobId"]
+        engine = create_engine(f"sqlite:///{server.data_dir / 'docai.sqlite3'}")
+
+        def row(job_id: str) -> dict[str, Any]:
+            with engine.connect() as connection:
+                return dict(
+                    connection.execute(text("SELECT * FROM jobs WHERE id=:i"), {"i": job_id})
+                    .mappings()
+                    .one()
+                )
+
+        while row(kept)["status"] not in ("succeeded", "failed"):
+            time.sleep(0.2)
+        ended = time.monotonic()
+        while (results / kept).exists() and time.monotonic() - ended < ttl * 3:
+            time.sleep(0.2)
+        gone_at_ttl = time.monotonic() - ended
+        outbox = list((server.data_dir / "outbox").glob("*.eml"))
+        while row(fetched)["file_name"] and time.monotonic() - ended < ttl * 3:
+            time.sleep(0.2)
+        anonymised = row(fetched)
+        engine.dispose()
+        client.close()
+        return {
+            "ttl_s": ttl,
+            "grace_s": grace,
+            "downloaded_result_deleted_after_s": round(gone_after_download, 1),
+            "undownloaded_result_deleted_after_s": round(gone_at_ttl, 1),
+            "outbox_mails_left_after_ttl": len(outbox),
+            "row_after_ttl": {
+                k: anonymised[k]
+                for k in ("tool", "page_count", "credits_charged", "file_name", "sha256", "email")
+            },
+        }
+
+
+def replicas() -> dict[str, Any]:
+    from tests.api.postgres import start_server
+
+    postgres = start_server()
+    try:
+        url = postgres.url(postgres.create_database())
+        root = Path(tempfile.mkdtemp(prefix="docai-replicas-"))
+        data_dir = root / "shared"
+        from prefect_docai.server.embedded import EmbeddedService
+
+        admin = EmbeddedService(data_dir, database_url=url)
+        creds = admin.create_client("shared", credits=100)
+        env = {"DOCAI_DATABASE_URL": url}
+        with Server(data_dir, env) as first, Server(data_dir, env) as second:
+            one, two = Client(first, creds), Client(second, creds)
+            statuses = []
+            for _ in range(10):
+                statuses.append(one.upload("ToolClassify", _one_page()).status_code)
+                statuses.append(two.upload("ToolClassify", _one_page()).status_code)
+                time.sleep(1.05)
+            one.close()
+            two.close()
+        admin.stop()
+        shutil.rmtree(root, ignore_errors=True)
+        return {
+            "pattern": "upload on replica A then at once on replica B, 10 times, 1.05 s apart",
+            "statuses": dict(Counter(statuses)),
+        }
+    finally:
+        postgres.stop()
+
+
+def _soak_documents(seed: int = 7) -> dict[str, list[tuple[str, bytes]]]:
+    from prefect_docai import samples
+
+    rng = random.Random(seed)
+    docs: dict[str, list[tuple[str, bytes]]] = {tool: [] for tool in TOOLS}
+    types = list(samples.DOC_TYPES)
+    for i in range(8):
+        docs["ICR"].append(("letter.pdf", samples.generate(rng.choice(types), seed=i).pdf))
+        docs["Classify"].append(("doc.pdf", samples.generate(rng.choice(types), seed=100 + i).pdf))
+        docs["Invoice"].append(("invoice.pdf", samples.generate("invoice", seed=200 + i).pdf))
+        docs["Receipt"].append(("receipt.pdf", samples.generate("receipt", seed=300 + i).pdf))
+        docs["TableExtraction"].append(
+            ("table.pdf", samples.generate("invoice", seed=400 + i).pdf)
+        )
+        stream, _ = samples.sample_stream(500 + i, documents=2)
+        docs["PaperFlow"].append(("stream.pdf", stream))
+    return docs
+
+
+def soak(seconds: float = 600, clients: int = 30, credits: int = 100_000) -> dict[str, Any]:
+    """Closed loop: each client uploads (a random tool), waits for the result, fetches it,
+    and goes again; tokens are renewed on expiry."""
+    docs = _soak_documents()
+    with _service(token_ttl=120) as (server, admin):
+        creds = [admin.create_client(f"soak-{i}", credits=credits) for i in range(clients)]
+        statuses: Counter[int] = Counter()
+        accepted: dict[str, tuple[int, str]] = {}
+        ended: dict[str, dict[str, Any]] = {}
+        errors: list[str] = []
+        rss: list[tuple[float, int, int]] = []
+        stop_at = time.monotonic() + seconds
+        started = time.monotonic()
+
+        async def one(index: int) -> None:
+            rng = random.Random(index)
+            async with httpx.AsyncClient(base_url=server.base, timeout=300) as http:
+                token = ""
+
+                async def call(method: str, url: str, **kwargs: Any) -> httpx.Response:
+                    nonlocal token
+                    for _ in range(3):
+                        if not token:
+                            got = await http.post(
+                                "/oauth/token",
+                                data={
+                                    "grant_type": "client_credentials",
+                                    "client_id": creds[index].client_id,
+                                    "client_secret": creds[index].client_secret.get_secret_value(),
+                                },
+                            )
+                            statuses[got.status_code] += 1
+                            token = got.json()["access_token"]
+                        response = await http.request(
+                            method, url, headers={"accessToken": token}, **kwargs
+                        )
+                        statuses[response.status_code] += 1
+                        if response.status_code != 401:
+                            return response
+                        token = ""
+                    return response
+
+                while time.monotonic() < stop_at:
+                    tool = rng.choice(TOOLS)
+                    name, data = rng.choice(docs[tool])
+                    response = await call(
+                        "POST", UPLOAD + "Tool" + tool, files={"file": (name, data)}
+                    )
+                    if response.status_code == 429:
+                        await asyncio.sleep(float(response.headers.get("retry-after", "1")))
+                        continue
+                    if response.status_code != 201:
+                        errors.append(f"upload {response.status_code}: {response.text[:200]}")
+                        continue
+                    job_id = response.json()["jobId"]
+                    accepted[job_id] = (index, tool)
+                    while True:
+                        got = await call("GET", f"{RESULT}{job_id}/json")
+                        body = got.json()
+                        if got.status_code == 404 and body.get("code") == "job_pending":
+                            await asyncio.sleep(float(got.headers.get("retry-after", "2")))
+                            continue
+                        ended[job_id] = {"http": got.status_code, **body}
+                        break
+
+        async def sample() -> None:
+            while time.monotonic() < stop_at + 5:
+                with contextlib.suppress(psutil.Error):
+                    api_rss, workers_rss = server.rss()
+                    rss.append((time.monotonic() - started, api_rss, workers_rss))
+                await asyncio.sleep(15)
+
+        async def run() -> None:
+            sampler = asyncio.create_task(sample())
+            await asyncio.gather(*(one(i) for i in range(clients)))
+            sampler.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sampler
+
+        asyncio.run(run())
+        elapsed = time.monotonic() - started
+        lost = [job_id for job_id in accepted if job_id not in ended]
+        succeeded = [b for b in ended.values() if b.get("status") == "succeeded"]
+        failed = [b for b in ended.values() if b.get("status") == "failed"]
+        charged = sum(int(b.get("creditsCharged", 0)) for b in succeeded)
+        balance = sum(admin.credits(c.client_id) for c in creds)
+        by_tool = Counter(tool for _, tool in accepted.values())
+        first_api = rss[0][1] if rss else 0
+        api_series = [r[1] for r in rss]
+        worker_series = [r[2] for r in rss]
+        return {
+            "clients": clients,
+            "seconds": round(elapsed),
+            "requests": sum(statuses.values()),
+            "statuses": dict(sorted(statuses.items())),
+            "server_errors": sum(n for s, n in statuses.items() if s >= 500),
+            "jobs_accepted": len(accepted),
+            "jobs_by_tool": dict(by_tool),
+            "jobs_succeeded": len(succeeded),
+            "jobs_failed": len(failed),
+            "failed_codes": dict(Counter((b.get("error") or {}).get("code") for b in failed)),
+            "jobs_lost": len(lost),
+            "credits_expected": clients * credits - charged,
+            "credits_actual": balance,
+            "credits_exact": balance == clients * credits - charged,
+            "unexpected_upload_answers": errors[:10],
+            "api_rss_mb_first_last_max": [
+                round(first_api / 2**20),
+                round(api_series[-1] / 2**20) if api_series else 0,
+                round(max(api_series, default=0) / 2**20),
+            ],
+            "workers_rss_mb_first_last_max": [
+                round(worker_series[0] / 2**20) if worker_series else 0,
+                round(worker_series[-1] / 2**20) if worker_series else 0,
+                round(max(worker_series, default=0) / 2**20),
+            ],
+            "rss_samples": [(round(t), round(a / 2**20), round(w / 2**20)) for t, a, w in rss],
+        }
+
+
+SCENARIOS: dict[str, Callable[..., dict[str, Any]]] = {
+    "brute_force": brute_force,
+    "log_forgery": log_forgery,
+    "headers": headers,
+    "rejected_upload": rejected_upload,
+    "hostile": hostile,
+    "memory": memory,
+    "fairness": fairness,
+    "disk_full": disk_full,
+    "deletion": deletion,
+    "replicas": replicas,
+    "soak": soak,
+}
+
+
+def _markdown(report: dict[str, Any]) -> str:
+    lines = [
+        "# Reliability and security figures",
+        "",
+        "Produced by `python -m benchmarks.reliability` (issue 18) on "
+        f"{report['machine']}; each scenario",
+        "carries the time of its run (`run_at`; `--only NAME` re-runs one and keeps the others).",
+        "What each scenario does is in the module's docstrings; the hostile inputs are generated",
+        "by `tests/hostile.py`, never committed.",
+        "",
+    ]
+    for name, figures in report["scenarios"].items():
+        lines += [f"## {name}", "", "```json", json.dumps(figures, indent=2, default=str), "```", ""]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", default=",".join(SCENARIOS), help="comma-separated scenarios")
+    parser.add_argument("--soak-seconds", type=float, default=600)
+    parser.add_argument("--soak-clients", type=int, default=30)
+    parser.add_argument("--fairness-pages", type=int, default=1000)
+    args = parser.parse_args(argv)
+    sys.path.insert(0, str(ROOT))
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    out = RESULTS / "reliability.json"
+    previous = json.loads(out.read_text()) if out.exists() else {"scenarios": {}}
+    report = {
+        "run_at": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "machine": f"{platform.machine()}, {os.cpu_count()} CPU(s), "
+        f"{round(psutil.virtual_memory().total / 2**30)} GiB",
+        "scenarios": dict(previous.get("scenarios", {})),
+    }
+    for name in filter(None, args.only.split(",")):
+        print(f"--- {name}", flush=True)
+        started = time.monotonic()
+        kwargs: dict[str, Any] = {}
+        if name == "soak":
+            kwargs = {"seconds": args.soak_seconds, "clients": args.soak_clients}
+        if name == "fairness":
+            kwargs = {"pages": args.fairness_pages}
+        try:
+            figures = SCENARIOS[name](**kwargs)
+        except Exception as exc:  # a scenario that breaks is reported, the others still run
+            figures = {"error": f"{type(exc).__name__}: {exc}"}
+        figures["wall_seconds"] = round(time.monotonic() - started, 1)
+        figures["run_at"] = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+        report["scenarios"][name] = figures
+        print(json.dumps(figures, indent=2, default=str), flush=True)
+        out.write_text(json.dumps(report, indent=2, default=str))
+        REPORT.parent.mkdir(parents=True, exist_ok=True)
+        REPORT.write_text(_markdown(report))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
