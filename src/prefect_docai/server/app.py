@@ -60,7 +60,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         docs_url=None,
         redoc_url=None,
     )
-    app.state.service = service
+    # The routes reach the resources through api.deps.get_resources.
+    app.state.resources = service.resources
     install_handlers(app)
     app.include_router(token.router(settings.token_path))
     app.include_router(uploads.router())

@@ -241,6 +241,17 @@ class Database:
     # The name callers used before migrations existed.
     create_all = migrate
 
+    @property
+    def sqlite_file(self) -> Path | None:
+        """The SQLite database's path as the URL names it (None on other backends)."""
+        database = make_url(self.url).database if self.is_sqlite else None
+        return Path(database) if database else None
+
+    def ping(self) -> None:
+        """Raises when the database does not answer."""
+        with self.session() as session:
+            session.execute(text("SELECT 1"))
+
     @contextmanager
     def session(self) -> Iterator[Session]:
         with self._sessions() as session:

@@ -14,19 +14,15 @@ import json
 import logging
 from collections.abc import Callable
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any, TypeVar
-
-from sqlalchemy import delete, select, update
+from typing import Any, TypeVar
 
 from prefect_docai.engines.base import EngineOptions
 from prefect_docai.models.tools import Tool
-from prefect_docai.server import accounts, storage
+from prefect_docai.server import jobstore, storage
 from prefect_docai.server.db import JobFileRow, JobRow, utcnow
 from prefect_docai.server.diskspace import is_disk_full
+from prefect_docai.server.resources import Resources
 from prefect_docai.server.workers import WorkerCrashed, WorkOutcome
-
-if TYPE_CHECKING:
-    from prefect_docai.server.service import Service
 
 log = logging.getLogger("prefect_docai.server.jobs")
 T = TypeVar("T")
@@ -41,9 +37,9 @@ async def _in_thread(func: Callable[..., T], *args: Any) -> T:
 
 
 class JobRunner:
-    def __init__(self, service: Service) -> None:
-        self.service = service
-        self.settings = service.settings
+    def __init__(self, resources: Resources) -> None:
+        self.resources = resources
+        self.settings = resources.settings
         self._wake = asyncio.Event()
         self._running: dict[str, asyncio.Task[None]] = {}
         self._loops: list[asyncio.Task[None]] = []
@@ -52,6 +48,7 @@ class JobRunner:
     # --- lifecycle -------------------------------------------------------------------
 
     async def start(self) -> None:
+        self.resources.job_wake.connect(self.notify)
         await _in_thread(self.requeue_expired_leases)
         self._loops = [
             asyncio.create_task(self._dispatch_loop(), name="docai-dispatch"),
@@ -76,7 +73,7 @@ class JobRunner:
     # --- dispatch --------------------------------------------------------------------
 
     async def _dispatch_loop(self) -> None:
-        guard = self.service.storage_guard
+        guard = self.resources.storage_guard
         while True:
             pause = 0.5
             try:
@@ -119,70 +116,31 @@ class JobRunner:
                 await _in_thread(self._renew_leases)
             except Exception as exc:
                 if is_disk_full(exc):
-                    self.service.storage_guard.report(exc)
+                    self.resources.storage_guard.report(exc)
                 else:
                     log.exception("renewing job leases failed")
 
-    def _claim(self, limit: int) -> list[str]:
-        """Move up to ``limit`` queued jobs to processing under this runner's lease.
+    @property
+    def _lease(self) -> timedelta:
+        return timedelta(seconds=self.settings.job_lease_seconds)
 
-        One ``UPDATE … WHERE id IN (SELECT … FOR UPDATE SKIP LOCKED) RETURNING id``: on
-        PostgreSQL replicas sharing the database each lock different queued rows and never
-        wait for each other; SQLite serialises writers and renders no ``FOR UPDATE``. The
-        status guard makes a claim of a row that changed meanwhile a no-op.
-        """
-        now = utcnow()
-        queued = (
-            select(JobRow.id)
-            .where(JobRow.status == "queued")
-            .order_by(JobRow.created_at)
-            .limit(limit)
-            .with_for_update(skip_locked=True)
+    def _claim(self, limit: int) -> list[str]:
+        """Move up to ``limit`` queued jobs to processing under this runner's lease."""
+        return jobstore.claim_queued(
+            self.resources.db, self.resources.instance_id, limit, self._lease
         )
-        with self.service.db.transaction() as session:
-            claimed = session.scalars(
-                update(JobRow)
-                .where(JobRow.id.in_(queued), JobRow.status == "queued")
-                .values(
-                    status="processing",
-                    lease_owner=self.service.instance_id,
-                    lease_expires_at=now + timedelta(seconds=self.settings.job_lease_seconds),
-                    started_at=now,
-                    attempts=JobRow.attempts + 1,
-                )
-                .returning(JobRow.id)
-                .execution_options(synchronize_session=False)
-            )
-            return list(claimed)
 
     def _renew_leases(self) -> None:
         if not self._running:
             return
-        with self.service.db.transaction() as session:
-            session.execute(
-                update(JobRow)
-                .where(
-                    JobRow.id.in_(list(self._running)),
-                    JobRow.status == "processing",
-                    JobRow.lease_owner == self.service.instance_id,
-                )
-                .values(
-                    lease_expires_at=utcnow() + timedelta(seconds=self.settings.job_lease_seconds)
-                )
-            )
+        jobstore.renew_leases(
+            self.resources.db, self.resources.instance_id, list(self._running), self._lease
+        )
 
     def requeue_expired_leases(self) -> None:
         """Jobs whose runner died: back to the queue, or failed after too many attempts."""
         now = utcnow()
-        with self.service.db.session() as session:
-            stale = list(
-                session.execute(
-                    select(JobRow.id, JobRow.attempts).where(
-                        JobRow.status == "processing", JobRow.lease_expires_at < now
-                    )
-                )
-            )
-        for job_id, attempts in stale:
+        for job_id, attempts in jobstore.expired_leases(self.resources.db, now):
             if attempts >= self.settings.max_job_attempts:
                 self._fail(
                     job_id,
@@ -191,51 +149,16 @@ class JobRunner:
                     f"Processing was interrupted {attempts} times; the document is not retried again.",
                 )
                 continue
-            with self.service.db.transaction() as session:
-                session.execute(
-                    update(JobRow)
-                    .where(
-                        JobRow.id == job_id,
-                        JobRow.status == "processing",
-                        JobRow.lease_expires_at < now,
-                    )
-                    .values(status="queued", lease_owner=None, lease_expires_at=None)
-                )
+            jobstore.requeue_expired(self.resources.db, job_id, now)
             log.warning("job %s: runner lease expired, requeued", job_id)
 
     def _hand_back(self, job_id: str) -> None:
-        with self.service.db.transaction() as session:
-            session.execute(
-                update(JobRow)
-                .where(
-                    JobRow.id == job_id,
-                    JobRow.status == "processing",
-                    JobRow.lease_owner == self.service.instance_id,
-                )
-                .values(
-                    status="queued",
-                    lease_owner=None,
-                    lease_expires_at=None,
-                    attempts=JobRow.attempts - 1,
-                )
-            )
+        jobstore.requeue(self.resources.db, job_id, self.resources.instance_id, refund_attempt=True)
 
     def _release_own_jobs(self) -> None:
         # A clean stop is not the job's fault: it goes back to the queue without using up
         # one of its attempts.
-        with self.service.db.transaction() as session:
-            session.execute(
-                update(JobRow)
-                .where(
-                    JobRow.status == "processing", JobRow.lease_owner == self.service.instance_id
-                )
-                .values(
-                    status="queued",
-                    lease_owner=None,
-                    lease_expires_at=None,
-                    attempts=JobRow.attempts - 1,
-                )
-            )
+        jobstore.release_owned(self.resources.db, self.resources.instance_id)
 
     # --- one job ---------------------------------------------------------------------
 
@@ -248,7 +171,7 @@ class JobRunner:
             if is_disk_full(exc):
                 # Not the document's fault: back to the queue without using up an attempt,
                 # to run again once there is space.
-                self.service.storage_guard.report(exc)
+                self.resources.storage_guard.report(exc)
                 with contextlib.suppress(Exception):
                     await _in_thread(self._hand_back, job_id)
                 return
@@ -261,12 +184,12 @@ class JobRunner:
             return
         tool = Tool(job.tool)
         try:
-            data = await _in_thread(self.service.store.get, storage.input_key(job_id))
+            data = await _in_thread(self.resources.blobs.get, storage.input_key(job_id))
         except FileNotFoundError:
             await _in_thread(
                 self._fail,
                 job_id,
-                self.service.instance_id,
+                self.resources.instance_id,
                 "input_missing",
                 "The uploaded file is no longer stored.",
             )
@@ -280,13 +203,13 @@ class JobRunner:
             file_name=job.file_name,
         )
         try:
-            outcome = await self.service.pool.run(
+            outcome = await self.resources.pool.run(
                 self.settings.engine_path(tool), data, options, self.settings.job_timeout
             )
         except WorkerCrashed as exc:
             if job.attempts >= self.settings.max_job_attempts:
                 await _in_thread(
-                    self._fail, job_id, self.service.instance_id, "engine_crashed", str(exc)
+                    self._fail, job_id, self.resources.instance_id, "engine_crashed", str(exc)
                 )
             else:
                 await _in_thread(self._requeue, job_id)
@@ -295,7 +218,7 @@ class JobRunner:
             await _in_thread(
                 self._fail,
                 job_id,
-                self.service.instance_id,
+                self.resources.instance_id,
                 "timeout",
                 f"Processing took longer than {self.settings.job_timeout:g} s.",
             )
@@ -306,37 +229,27 @@ class JobRunner:
             await _in_thread(
                 self._fail,
                 job_id,
-                self.service.instance_id,
+                self.resources.instance_id,
                 outcome.error_code or "engine_error",
                 outcome.error_detail or "The engine failed.",
             )
 
     def _load(self, job_id: str) -> JobRow | None:
-        with self.service.db.session() as session:
-            return session.get(JobRow, job_id)
+        return jobstore.get_job(self.resources.db, job_id)
 
     def _requeue(self, job_id: str) -> None:
-        with self.service.db.transaction() as session:
-            session.execute(
-                update(JobRow)
-                .where(
-                    JobRow.id == job_id,
-                    JobRow.lease_owner == self.service.instance_id,
-                    JobRow.status == "processing",
-                )
-                .values(status="queued", lease_owner=None, lease_expires_at=None)
-            )
-        self.service.job_wake()
+        jobstore.requeue(self.resources.db, job_id, self.resources.instance_id)
+        self.resources.job_wake()
 
     def _succeed(self, job_id: str, outcome: WorkOutcome) -> None:
-        store = self.service.store
-        store.put(
+        blobs = self.resources.blobs
+        blobs.put(
             storage.result_key(job_id), json.dumps(outcome.result, ensure_ascii=False).encode()
         )
         rows: list[JobFileRow] = []
         for index, file in enumerate(outcome.files):
             key = storage.file_key(job_id, index, file.name)
-            store.put(key, file.data)
+            blobs.put(key, file.data)
             output_type = file.output_type.upper() if file.output_type else None
             rows.append(
                 JobFileRow(
@@ -348,58 +261,20 @@ class JobRunner:
                     path=key,
                 )
             )
-        now = utcnow()
-        with self.service.db.transaction() as session:
-            job = session.get(JobRow, job_id, with_for_update=True)
-            if (
-                job is None
-                or job.status != "processing"
-                or job.lease_owner != self.service.instance_id
-            ):
-                log.warning("job %s: lost its lease before completing; outcome dropped", job_id)
-                return
-            session.execute(delete(JobFileRow).where(JobFileRow.job_id == job_id))
-            session.add_all(rows)
-            job.status = "succeeded"
-            job.completed_at = now
-            job.warnings = list(outcome.warnings)
-            job.lease_owner = None
-            job.lease_expires_at = None
-            if job.email:
-                job.email_status = "pending"
-                job.email_next_at = now
-        store.delete(storage.input_key(job_id))
-        self.service.mail_wake()
+        owner = self.resources.instance_id
+        if not jobstore.complete(self.resources.db, job_id, owner, rows, list(outcome.warnings)):
+            log.warning("job %s: lost its lease before completing; outcome dropped", job_id)
+            return
+        blobs.delete(storage.input_key(job_id))
+        self.resources.mail_wake()
 
     def _fail(self, job_id: str, owner: str | None, code: str, detail: str) -> None:
         """Fail a processing job and refund its credits (owner None: one whose lease expired)."""
         # Engine messages are free text: PostgreSQL text cannot hold NUL, and the code
         # column is short.
         code, detail = code[:100], detail.replace("\x00", "")
-        now = utcnow()
-        with self.service.db.transaction() as session:
-            job = session.get(JobRow, job_id, with_for_update=True)
-            if job is None or job.status != "processing":
-                return
-            if owner is not None and job.lease_owner != owner:
-                return
-            # Without an owner (lease expiry), only while the lease is still expired: another
-            # replica may have requeued and claimed the job since it was seen stale.
-            if owner is None and (job.lease_expires_at is None or job.lease_expires_at >= now):
-                return
-            refund = job.credits_charged
-            accounts.refund(session, job.client_id, refund)
-            job.status = "failed"
-            job.completed_at = now
-            job.error_code = code
-            job.error_detail = detail
-            job.credits_charged = 0
-            job.lease_owner = None
-            job.lease_expires_at = None
-            job.warnings = [*(job.warnings or []), f"{refund} credit(s) refunded"]
-            if job.email:
-                job.email_status = "pending"
-                job.email_next_at = now
-        self.service.store.delete(storage.input_key(job_id))
+        if not jobstore.fail(self.resources.db, job_id, owner, code, detail):
+            return
+        self.resources.blobs.delete(storage.input_key(job_id))
         log.info("job %s failed: %s", job_id, code)
-        self.service.mail_wake()
+        self.resources.mail_wake()

@@ -18,19 +18,14 @@ from dataclasses import dataclass
 from datetime import timedelta
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
-from typing import TYPE_CHECKING
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from sqlalchemy import or_, select, update
-
-from prefect_docai.server import storage
+from prefect_docai.server import jobstore, storage
 from prefect_docai.server.db import JobFileRow, JobRow, utcnow
 from prefect_docai.server.diskspace import is_disk_full
 from prefect_docai.server.envelope import build_envelope
+from prefect_docai.server.resources import Resources
 from prefect_docai.server.storage import private_dirs
-
-if TYPE_CHECKING:
-    from prefect_docai.server.service import Service
 
 log = logging.getLogger("prefect_docai.server.mail")
 
@@ -87,13 +82,14 @@ def send_smtp(target: SmtpTarget, message: EmailMessage) -> None:
 
 
 class MailSender:
-    def __init__(self, service: Service) -> None:
-        self.service = service
-        self.settings = service.settings
+    def __init__(self, resources: Resources) -> None:
+        self.resources = resources
+        self.settings = resources.settings
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
+        self.resources.mail_wake.connect(self.notify)
         self._task = asyncio.create_task(self._loop(), name="docai-mail")
 
     async def stop(self) -> None:
@@ -112,7 +108,7 @@ class MailSender:
                     await asyncio.to_thread(self._deliver, job_id)
             except Exception as exc:
                 if is_disk_full(exc):
-                    self.service.storage_guard.report(exc)
+                    self.resources.storage_guard.report(exc)
                 else:
                     log.exception("mail loop failed; retrying")
             with contextlib.suppress(TimeoutError):
@@ -120,39 +116,14 @@ class MailSender:
             self._wake.clear()
 
     def _claim(self) -> str | None:
-        db = self.service.db
-        now = utcnow()
-        with db.session() as session:
-            job_id = session.scalar(
-                select(JobRow.id)
-                .where(
-                    or_(JobRow.email_status == "pending", JobRow.email_status == "sending"),
-                    JobRow.email_next_at <= now,
-                )
-                .order_by(JobRow.email_next_at)
-                .limit(1)
-            )
-        if job_id is None:
-            return None
-        with db.transaction() as session:
-            result = session.execute(
-                update(JobRow)
-                .where(JobRow.id == job_id, JobRow.email_next_at <= now)
-                .values(
-                    email_status="sending",
-                    email_next_at=now + _SENDING_LEASE,
-                    email_attempts=JobRow.email_attempts + 1,
-                )
-            )
-        return job_id if getattr(result, "rowcount", 0) == 1 else None
+        return jobstore.claim_mail(self.resources.db, _SENDING_LEASE)
 
     def _deliver(self, job_id: str) -> None:
-        db = self.service.db
-        with db.session() as session:
-            job = session.get(JobRow, job_id)
-            files = list(session.scalars(select(JobFileRow).where(JobFileRow.job_id == job_id)))
+        db = self.resources.db
+        job = jobstore.get_job(db, job_id)
         if job is None:
             return
+        files = jobstore.get_job_files(db, job_id)
         try:
             message = self.compose(job, files)
             if self.settings.smtp_url is None:
@@ -162,34 +133,18 @@ class MailSender:
         except Exception as exc:
             if is_disk_full(exc):
                 # The outbox volume is full: not the message's fault, so no attempt is used.
-                self.service.storage_guard.report(exc)
-                retry = utcnow() + timedelta(seconds=self.service.storage_guard.retry_after)
-                with contextlib.suppress(Exception), db.transaction() as session:
-                    session.execute(
-                        update(JobRow)
-                        .where(JobRow.id == job_id)
-                        .values(
-                            email_status="pending",
-                            email_next_at=retry,
-                            email_attempts=JobRow.email_attempts - 1,
-                        )
-                    )
+                self.resources.storage_guard.report(exc)
+                retry = utcnow() + timedelta(seconds=self.resources.storage_guard.retry_after)
+                with contextlib.suppress(Exception):
+                    jobstore.postpone_mail(db, job_id, retry)
                 return
             # Never log the exception text verbatim from smtplib's login: it may echo input.
             error = f"{type(exc).__name__}"
             attempts = job.email_attempts
             final = attempts >= self.settings.mail_max_attempts
             delay = self.settings.mail_backoff * (2 ** (attempts - 1))
-            with db.transaction() as session:
-                session.execute(
-                    update(JobRow)
-                    .where(JobRow.id == job_id)
-                    .values(
-                        email_status="failed" if final else "pending",
-                        email_next_at=None if final else utcnow() + timedelta(seconds=delay),
-                        email_error=error,
-                    )
-                )
+            retry_at = None if final else utcnow() + timedelta(seconds=delay)
+            jobstore.mail_failed(db, job_id, error, retry_at)
             log.warning(
                 "job %s: mail attempt %d failed (%s)%s",
                 job_id,
@@ -198,12 +153,7 @@ class MailSender:
                 "; giving up" if final else "",
             )
             return
-        with db.transaction() as session:
-            session.execute(
-                update(JobRow)
-                .where(JobRow.id == job_id)
-                .values(email_status="sent", email_next_at=None, email_error=None)
-            )
+        jobstore.mail_sent(db, job_id)
 
     def _write_outbox(self, job_id: str, message: EmailMessage) -> None:
         outbox = self.settings.outbox_dir
@@ -239,7 +189,7 @@ class MailSender:
         message.set_content(body)
         if job.status != "succeeded":
             return message
-        store = self.service.store
+        store = self.resources.blobs
         result = json.loads(store.get(storage.result_key(job.id)))
         requested = [f for f in job.output_formats.split(",") if f]
         for fmt in requested:

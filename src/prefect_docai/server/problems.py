@@ -166,7 +166,7 @@ def install_handlers(app: FastAPI) -> None:
         # here (once, quietly); anything else goes on to the 500 handler and the log.
         if not is_disk_full(exc):
             raise exc
-        guard = request.app.state.service.storage_guard
+        guard = request.app.state.resources.storage_guard
         guard.report(exc)
         return storage_full(guard.retry_after).response()
 

@@ -17,26 +17,18 @@ import asyncio
 import contextlib
 import logging
 from datetime import timedelta
-from typing import TYPE_CHECKING
 
-from sqlalchemy import delete, or_, select, update
-
-from prefect_docai.server import storage
-from prefect_docai.server.db import JobFileRow, JobRow, utcnow
+from prefect_docai.server import jobstore, storage
+from prefect_docai.server.db import utcnow
 from prefect_docai.server.diskspace import is_disk_full
-
-_LIVE = ("queued", "processing")
-_CHUNK = 500  # ids per IN (…) query
-
-if TYPE_CHECKING:
-    from prefect_docai.server.service import Service
+from prefect_docai.server.resources import Resources
 
 log = logging.getLogger("prefect_docai.server.retention")
 
 
 class Purger:
-    def __init__(self, service: Service) -> None:
-        self.service = service
+    def __init__(self, resources: Resources) -> None:
+        self.resources = resources
         self._task: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
@@ -57,64 +49,37 @@ class Purger:
                 orphans = await asyncio.to_thread(self.sweep_orphaned_inputs)
                 if orphans:
                     log.info("deleted %d input(s) that no job needs", orphans)
-                await asyncio.to_thread(self.service.throttle.forget_full)
+                await asyncio.to_thread(self.resources.throttle.forget_full)
             except Exception as exc:
                 if is_disk_full(exc):
-                    self.service.storage_guard.report(exc)
+                    self.resources.storage_guard.report(exc)
                 else:
                     log.exception("purging results failed; retrying")
-            await asyncio.sleep(self.service.settings.purge_interval)
+            await asyncio.sleep(self.resources.settings.purge_interval)
 
     def purge(self) -> int:
         """Expire every ended job older than the retention period; returns how many."""
-        db, store = self.service.db, self.service.store
-        cutoff = utcnow() - timedelta(seconds=self.service.settings.result_ttl)
-        with db.session() as session:
-            due = list(
-                session.scalars(
-                    select(JobRow.id).where(
-                        JobRow.status.in_(("succeeded", "failed")),
-                        JobRow.completed_at < cutoff,
-                        # A mail still being retried needs the result; it gives up in minutes.
-                        or_(
-                            JobRow.email_status.is_(None),
-                            JobRow.email_status.in_(("sent", "failed")),
-                        ),
-                    )
-                )
-            )
+        db, blobs = self.resources.db, self.resources.blobs
+        cutoff = utcnow() - timedelta(seconds=self.resources.settings.result_ttl)
+        due = jobstore.ended_before(db, cutoff)
         for job_id in due:
             # Blobs first: if this stops halfway the row still says "ended" and the next
             # run deletes the rest.
-            store.delete_prefix(storage.result_prefix(job_id))
-            store.delete(storage.input_key(job_id))
-            with db.transaction() as session:
-                session.execute(delete(JobFileRow).where(JobFileRow.job_id == job_id))
-                session.execute(
-                    update(JobRow)
-                    .where(JobRow.id == job_id, JobRow.status.in_(("succeeded", "failed")))
-                    .values(status="expired", expired_at=utcnow())
-                )
+            blobs.delete_prefix(storage.result_prefix(job_id))
+            blobs.delete(storage.input_key(job_id))
+            jobstore.expire(db, job_id)
         return len(due)
 
     def sweep_orphaned_inputs(self) -> int:
         """Delete inputs older than ``orphan_grace`` that no queued or processing job
         needs; returns how many."""
-        db, store = self.service.db, self.service.store
-        cutoff = utcnow() - timedelta(seconds=self.service.settings.orphan_grace)
+        db, blobs = self.resources.db, self.resources.blobs
+        cutoff = utcnow() - timedelta(seconds=self.resources.settings.orphan_grace)
         old = sorted(
-            name for name, modified in store.modified(storage.INPUTS).items() if modified < cutoff
+            name for name, modified in blobs.modified(storage.INPUTS).items() if modified < cutoff
         )
-        live: set[str] = set()
-        with db.session() as session:
-            for start in range(0, len(old), _CHUNK):
-                chunk = old[start : start + _CHUNK]
-                live.update(
-                    session.scalars(
-                        select(JobRow.id).where(JobRow.id.in_(chunk), JobRow.status.in_(_LIVE))
-                    )
-                )
+        live = jobstore.live_among(db, old)
         orphans = [name for name in old if name not in live]
         for name in orphans:
-            store.delete(storage.input_key(name))
+            blobs.delete(storage.input_key(name))
         return len(orphans)

@@ -2,21 +2,17 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter
 from starlette.concurrency import run_in_threadpool
 
 from prefect_docai.server import accounts
-from prefect_docai.server.auth import Principal, get_service, require_accounting
+from prefect_docai.server.api.deps import AccountantDep, ResourcesDep
 from prefect_docai.server.problems import Problem, problem_response
-from prefect_docai.server.service import Service
 
 
-async def credits(
-    principal: Principal = Depends(require_accounting),
-    service: Service = Depends(get_service),
-) -> dict[str, object]:
+async def credits(principal: AccountantDep, resources: ResourcesDep) -> dict[str, object]:
     try:
-        info = await run_in_threadpool(accounts.get_client, service.db, principal.client_id)
+        info = await run_in_threadpool(accounts.get_client, resources.db, principal.client_id)
     except accounts.UnknownClientError:
         raise Problem(
             404, "client_not_found", "The client of this token no longer exists."

@@ -4,40 +4,38 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter
 from fastapi.responses import JSONResponse
-from sqlalchemy import text
 from starlette.concurrency import run_in_threadpool
 
-from prefect_docai.server.auth import get_service
-from prefect_docai.server.service import Service
+from prefect_docai.server.api.deps import ResourcesDep
+from prefect_docai.server.resources import Resources
 
 
 async def healthz() -> dict[str, str]:
     return {"status": "ok"}
 
 
-def _db_ok(service: Service) -> bool:
+def _db_ok(resources: Resources) -> bool:
     try:
-        with service.db.session() as session:
-            session.execute(text("SELECT 1"))
+        resources.db.ping()
         return True
     except Exception:
         return False
 
 
-async def readyz(service: Service = Depends(get_service)) -> JSONResponse:
-    ok = service.ready and await run_in_threadpool(_db_ok, service)
-    if ok and not await run_in_threadpool(service.storage_guard.ok):
-        retry = service.storage_guard.retry_after
+async def readyz(resources: ResourcesDep) -> JSONResponse:
+    ok = resources.ready and await run_in_threadpool(_db_ok, resources)
+    if ok and not await run_in_threadpool(resources.storage_guard.ok):
+        retry = resources.storage_guard.retry_after
         return JSONResponse(
             {"status": "storage_full"}, status_code=503, headers={"Retry-After": str(retry)}
         )
     return JSONResponse({"status": "ready" if ok else "starting"}, status_code=200 if ok else 503)
 
 
-async def jwks(service: Service = Depends(get_service)) -> dict[str, Any]:
-    return service.tokens.jwks()
+async def jwks(resources: ResourcesDep) -> dict[str, Any]:
+    return resources.tokens.jwks()
 
 
 def router() -> APIRouter:

@@ -6,24 +6,24 @@ import io
 import json
 import zipfile
 from datetime import timedelta
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path, Query
+from fastapi import APIRouter, Path, Query
 from fastapi.responses import JSONResponse, Response
-from sqlalchemy import select
 from starlette.concurrency import run_in_threadpool
 
 from prefect_docai.models.tools import Tool
-from prefect_docai.server import storage
-from prefect_docai.server.auth import Principal, get_service, require_consumption
+from prefect_docai.server import jobstore, storage
+from prefect_docai.server.api.deps import ConsumerDep, ResourcesDep
 from prefect_docai.server.db import JobFileRow, JobRow, utcnow
 from prefect_docai.server.envelope import build_envelope
 from prefect_docai.server.problems import Problem, problem_response
-from prefect_docai.server.service import Service
+from prefect_docai.server.resources import Resources
 
-_JOB_ID = Path(
-    alias="jobId", description="The job id from the upload's 201 response.", max_length=64
-)
+JobId = Annotated[
+    str,
+    Path(alias="jobId", description="The job id from the upload's 201 response.", max_length=64),
+]
 
 _COMMON: dict[int | str, dict[str, Any]] = {
     401: problem_response("Missing, expired or invalid token."),
@@ -42,28 +42,20 @@ _FAILED: dict[int | str, dict[str, Any]] = {
 
 
 def _load(
-    service: Service, job_id: str, client_id: str, *, with_files: bool = True
+    resources: Resources, job_id: str, client_id: str, *, with_files: bool = True
 ) -> tuple[JobRow, list[JobFileRow]]:
-    # Core queries and detached rows: the ORM's identity-map machinery is most of the cost
-    # of a result fetch, and nothing here is written back.
-    jobs, job_files = JobRow.__table__, JobFileRow.__table__
-    with service.db.engine.connect() as connection:
-        row = connection.execute(select(jobs).where(jobs.c.id == job_id)).mappings().first()
-        if row is None or row["client_id"] != client_id:
-            # Another client's job is indistinguishable from an unknown one.
-            raise Problem(
-                404, "job_not_found", f"There is no job {job_id!r} for this client.", jobId=job_id
-            )
-        files: list[JobFileRow] = []
-        if with_files:
-            query = select(job_files).where(job_files.c.job_id == job_id).order_by(job_files.c.id)
-            files = [JobFileRow(**dict(f)) for f in connection.execute(query).mappings()]
-    return JobRow(**dict(row)), files
+    found = jobstore.get_client_job(resources.db, job_id, client_id, with_files=with_files)
+    if found is None:
+        # Another client's job is indistinguishable from an unknown one.
+        raise Problem(
+            404, "job_not_found", f"There is no job {job_id!r} for this client.", jobId=job_id
+        )
+    return found
 
 
-def _check_ready(service: Service, job: JobRow) -> None:
+def _check_ready(resources: Resources, job: JobRow) -> None:
     if job.status in ("queued", "processing"):
-        retry = service.settings.retry_after
+        retry = resources.settings.retry_after
         raise Problem(
             404,
             "job_pending",
@@ -76,7 +68,7 @@ def _check_ready(service: Service, job: JobRow) -> None:
         )
     ended = job.completed_at
     too_old = (
-        ended is not None and ended + timedelta(seconds=service.settings.result_ttl) < utcnow()
+        ended is not None and ended + timedelta(seconds=resources.settings.result_ttl) < utcnow()
     )
     if job.status == "expired" or too_old:
         raise Problem(
@@ -89,11 +81,11 @@ def _check_ready(service: Service, job: JobRow) -> None:
         )
 
 
-def _envelope(service: Service, job: JobRow) -> dict[str, Any]:
+def _envelope(resources: Resources, job: JobRow) -> dict[str, Any]:
     result = None
     if job.status == "succeeded":
         try:
-            result = json.loads(service.store.get(storage.result_key(job.id)))
+            result = json.loads(resources.blobs.get(storage.result_key(job.id)))
         except FileNotFoundError:
             raise Problem(
                 404,
@@ -102,7 +94,7 @@ def _envelope(service: Service, job: JobRow) -> dict[str, Any]:
                 jobId=job.id,
                 jobStatus="expired",
             ) from None
-    return build_envelope(job, result, service.settings.tool_prefix).to_json_dict()
+    return build_envelope(job, result, resources.settings.tool_prefix).to_json_dict()
 
 
 def _fail_if_failed(job: JobRow) -> None:
@@ -118,17 +110,17 @@ def _fail_if_failed(job: JobRow) -> None:
         )
 
 
-def _json_result(service: Service, job_id: str, client_id: str) -> dict[str, Any]:
-    job, _ = _load(service, job_id, client_id, with_files=False)
-    _check_ready(service, job)
-    return _envelope(service, job)
+def _json_result(resources: Resources, job_id: str, client_id: str) -> dict[str, Any]:
+    job, _ = _load(resources, job_id, client_id, with_files=False)
+    _check_ready(resources, job)
+    return _envelope(resources, job)
 
 
-def _zip_result(service: Service, job_id: str, client_id: str) -> tuple[bytes, str]:
-    job, files = _load(service, job_id, client_id)
-    _check_ready(service, job)
+def _zip_result(resources: Resources, job_id: str, client_id: str) -> tuple[bytes, str]:
+    job, files = _load(resources, job_id, client_id)
+    _check_ready(resources, job)
     _fail_if_failed(job)
-    envelope = _envelope(service, job)
+    envelope = _envelope(resources, job)
     requested = set(filter(None, job.output_formats.split(",")))
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
@@ -139,7 +131,7 @@ def _zip_result(service: Service, job_id: str, client_id: str) -> tuple[bytes, s
         used: set[str] = {"result.json"}
         for file in files:
             name = _unique(file.name, used)
-            archive.writestr(name, service.store.get(file.path))
+            archive.writestr(name, resources.blobs.get(file.path))
     stem = job.file_name.rsplit(".", 1)[0] or "result"
     return buffer.getvalue(), f"{stem}.zip"
 
@@ -155,9 +147,9 @@ def _unique(name: str, used: set[str]) -> str:
 
 
 def _file_result(
-    service: Service, job_id: str, client_id: str, output_type: str
+    resources: Resources, job_id: str, client_id: str, output_type: str
 ) -> tuple[bytes, str, str]:
-    job, files = _load(service, job_id, client_id)
+    job, files = _load(resources, job_id, client_id)
     wanted = output_type.strip().upper()
     wanted = "TXT" if wanted == "TEXT" else wanted
     tool = Tool(job.tool)
@@ -166,13 +158,13 @@ def _file_result(
         raise Problem(
             400,
             "unsupported_output_type",
-            f"{service.settings.tool_prefix}{tool.value} does not produce {output_type!r}; it produces {allowed}.",
+            f"{resources.settings.tool_prefix}{tool.value} does not produce {output_type!r}; it produces {allowed}.",
         )
-    _check_ready(service, job)
+    _check_ready(resources, job)
     _fail_if_failed(job)
     if wanted == "JSON":
         return (
-            json.dumps(_envelope(service, job), ensure_ascii=False).encode(),
+            json.dumps(_envelope(resources, job), ensure_ascii=False).encode(),
             "application/json",
             "result.json",
         )
@@ -189,12 +181,12 @@ def _file_result(
         )
     if len(matching) == 1:
         file = matching[0]
-        return service.store.get(file.path), file.media_type, file.name
+        return resources.blobs.get(file.path), file.media_type, file.name
     buffer = io.BytesIO()
     used: set[str] = set()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for file in matching:
-            archive.writestr(_unique(file.name, used), service.store.get(file.path))
+            archive.writestr(_unique(file.name, used), resources.blobs.get(file.path))
     return buffer.getvalue(), "application/zip", f"{wanted.lower()}-files.zip"
 
 
@@ -203,38 +195,33 @@ def _attachment(name: str) -> str:
     return f'attachment; filename="{safe}"'
 
 
-async def get_json(
-    job_id: str = _JOB_ID,
-    principal: Principal = Depends(require_consumption),
-    service: Service = Depends(get_service),
-) -> JSONResponse:
-    body = await run_in_threadpool(_json_result, service, job_id, principal.client_id)
+async def get_json(job_id: JobId, principal: ConsumerDep, resources: ResourcesDep) -> JSONResponse:
+    body = await run_in_threadpool(_json_result, resources, job_id, principal.client_id)
     return JSONResponse(body)
 
 
-async def get_zip(
-    job_id: str = _JOB_ID,
-    principal: Principal = Depends(require_consumption),
-    service: Service = Depends(get_service),
-) -> Response:
-    data, name = await run_in_threadpool(_zip_result, service, job_id, principal.client_id)
+async def get_zip(job_id: JobId, principal: ConsumerDep, resources: ResourcesDep) -> Response:
+    data, name = await run_in_threadpool(_zip_result, resources, job_id, principal.client_id)
     return Response(
         data, media_type="application/zip", headers={"Content-Disposition": _attachment(name)}
     )
 
 
 async def get_file(
-    job_id: str = _JOB_ID,
-    output_type: str = Query(
-        alias="outputType",
-        description="CSV, PDF, TXT (TEXT) or JSON, as the tool produces.",
-        max_length=20,
-    ),
-    principal: Principal = Depends(require_consumption),
-    service: Service = Depends(get_service),
+    job_id: JobId,
+    output_type: Annotated[
+        str,
+        Query(
+            alias="outputType",
+            description="CSV, PDF, TXT (TEXT) or JSON, as the tool produces.",
+            max_length=20,
+        ),
+    ],
+    principal: ConsumerDep,
+    resources: ResourcesDep,
 ) -> Response:
     data, media_type, name = await run_in_threadpool(
-        _file_result, service, job_id, principal.client_id, output_type
+        _file_result, resources, job_id, principal.client_id, output_type
     )
     return Response(data, media_type=media_type, headers={"Content-Disposition": _attachment(name)})
 

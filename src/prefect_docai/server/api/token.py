@@ -15,9 +15,9 @@ from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
 from prefect_docai.server import accounts
-from prefect_docai.server.auth import get_service
+from prefect_docai.server.api.deps import ResourcesDep
 from prefect_docai.server.problems import OAuthError
-from prefect_docai.server.service import Service
+from prefect_docai.server.resources import Resources
 from prefect_docai.server.throttle import Bucket
 
 _FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
@@ -125,7 +125,7 @@ def _basic_credentials(header: str | None) -> tuple[str, str] | None:
     return unquote(user), unquote(password)
 
 
-async def token(request: Request) -> JSONResponse:
+async def token(request: Request, resources: ResourcesDep) -> JSONResponse:
     content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if content_type not in _FORM_TYPES:
         raise OAuthError(
@@ -167,16 +167,15 @@ async def token(request: Request) -> JSONResponse:
             "invalid_request",
             "client_id and client_secret are required (form fields or HTTP Basic).",
         )
-    service = get_service(request)
     address = request.client.host if request.client else "-"
     # Lookup and RSA signing both run off the event loop, in one thread hop.
     access_token, scopes = await run_in_threadpool(
-        _issue, service, client_id, secret, requested_scope, address
+        _issue, resources, client_id, secret, requested_scope, address
     )
     return JSONResponse(
         {
             "access_token": access_token,
-            "expires_in": service.tokens.ttl,
+            "expires_in": resources.tokens.ttl,
             "refresh_expires_in": 0,
             "token_type": "Bearer",
             "not-before-policy": 0,
@@ -186,8 +185,8 @@ async def token(request: Request) -> JSONResponse:
     )
 
 
-def failure_buckets(service: Service, client_id: str, address: str) -> list[Bucket]:
-    settings = service.settings
+def failure_buckets(resources: Resources, client_id: str, address: str) -> list[Bucket]:
+    settings = resources.settings
     # Hashed: a client id from the request can be any text of any length.
     client_key = hashlib.sha256(client_id.encode("utf-8", "replace")).hexdigest()[:40]
     return [
@@ -205,11 +204,11 @@ def failure_buckets(service: Service, client_id: str, address: str) -> list[Buck
 
 
 def _issue(
-    service: Service, client_id: str, secret: str, requested_scope: str | None, address: str
+    resources: Resources, client_id: str, secret: str, requested_scope: str | None, address: str
 ) -> tuple[str, tuple[str, ...]]:
     # Checked before the secret, so a throttled guess learns nothing, right or wrong.
-    buckets = failure_buckets(service, client_id, address)
-    wait = service.throttle.wait(buckets)
+    buckets = failure_buckets(resources, client_id, address)
+    wait = resources.throttle.wait(buckets)
     if wait > 0:
         raise OAuthError(
             429,
@@ -217,9 +216,9 @@ def _issue(
             "Too many failed attempts for this client or from this address; retry later.",
             retry_after=max(1, math.ceil(wait)),
         )
-    client = accounts.authenticate(service.db, client_id, secret)
+    client = accounts.authenticate(resources.db, client_id, secret)
     if client is None:
-        service.throttle.spend(buckets)
+        resources.throttle.spend(buckets)
         raise OAuthError(401, "invalid_client", "Unknown client or wrong client secret.")
     scopes = client.scopes
     if requested_scope is not None and requested_scope.strip():
@@ -229,7 +228,7 @@ def _issue(
                 400, "invalid_scope", f"This client may request only: {' '.join(client.scopes)}."
             )
         scopes = tuple(s for s in client.scopes if s in wanted)
-    access_token, _ = service.tokens.issue(client.client_id, scopes)
+    access_token, _ = resources.tokens.issue(client.client_id, scopes)
     return access_token, scopes
 
 

@@ -6,13 +6,11 @@ import hashlib
 import importlib.util
 import uuid
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
 from email_validator import EmailNotValidError, validate_email
-from fastapi import APIRouter, Depends, Header, Path, Query, Request
+from fastapi import APIRouter, Header, Path, Query, Request
 from fastapi.responses import JSONResponse
-from sqlalchemy import select
-from sqlalchemy.exc import IntegrityError
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData, UploadFile
 
@@ -20,13 +18,13 @@ from prefect_docai.engines.base import DocumentError
 from prefect_docai.engines.languages import LanguageError, parse_language_hint
 from prefect_docai.engines.sniff import DocumentInfo, inspect_document
 from prefect_docai.models.tools import Tool
-from prefect_docai.server import accounts, storage
-from prefect_docai.server.auth import Principal, get_service, require_consumption
+from prefect_docai.server import accounts, jobstore, storage
+from prefect_docai.server.api.deps import ConsumerDep, Principal, ResourcesDep
 from prefect_docai.server.db import JobRow, utcnow
 from prefect_docai.server.middleware import BodyTooLarge
 from prefect_docai.server.problems import Problem, problem_response, storage_full
 from prefect_docai.server.ratelimit import retry_after_header
-from prefect_docai.server.service import Service
+from prefect_docai.server.resources import Resources
 
 # Tools whose parameter table lists languageHint; the others ignore it (still validated).
 _LANGUAGE_TOOLS = frozenset({Tool.ICR, Tool.TABLE_EXTRACTION})
@@ -102,8 +100,8 @@ class UploadParams:
     threshold: float | None
 
 
-def resolve_tool(service: Service, name: str) -> Tool:
-    prefix = service.settings.tool_prefix
+def resolve_tool(resources: Resources, name: str) -> Tool:
+    prefix = resources.settings.tool_prefix
     tool = Tool.from_suffix(name[len(prefix) :]) if name.startswith(prefix) else None
     if tool is None:
         known = ", ".join(f"{prefix}{t.value}" for t in Tool)
@@ -115,8 +113,8 @@ def resolve_tool(service: Service, name: str) -> Tool:
     return tool
 
 
-def engine_available(service: Service, tool: Tool) -> bool:
-    module = service.settings.engine_path(tool).partition(":")[0]
+def engine_available(resources: Resources, tool: Tool) -> bool:
+    module = resources.settings.engine_path(tool).partition(":")[0]
     try:
         return importlib.util.find_spec(module) is not None
     except (ImportError, ValueError):
@@ -195,7 +193,7 @@ def _file_from(form: FormData) -> UploadFile:
 
 
 def _insert_job(
-    service: Service,
+    resources: Resources,
     principal: Principal,
     tool: Tool,
     info: DocumentInfo,
@@ -208,78 +206,69 @@ def _insert_job(
     sha256 = hashlib.sha256(data).hexdigest()
     job_id = str(uuid.uuid4())
     if idempotency_key is not None:
-        existing = _find_idempotent(service, principal.client_id, idempotency_key, tool, sha256)
+        existing = _find_idempotent(resources, principal.client_id, idempotency_key, tool, sha256)
         if existing is not None:
             return existing, True
-    service.store.put(storage.input_key(job_id), data)
+    resources.blobs.put(storage.input_key(job_id), data)
+    job = JobRow(
+        id=job_id,
+        client_id=principal.client_id,
+        tool=tool.value,
+        status="queued",
+        file_name=file_name,
+        media_type=info.media_type,
+        sha256=sha256,
+        size=len(data),
+        page_count=info.page_count,
+        credits_charged=info.page_count,
+        output_formats=",".join(params.output_formats),
+        languages=",".join(params.languages),
+        threshold=params.threshold,
+        email=params.email,
+        idempotency_key=idempotency_key,
+        created_at=utcnow(),
+        attempts=0,
+        warnings=[],
+        email_attempts=0,
+    )
     try:
-        with service.db.transaction() as session:
-            # Charging first takes the write lock, so the idempotency check below and the
-            # insert see a consistent table.
-            try:
-                balance = accounts.charge(session, principal.client_id, info.page_count)
-            except accounts.UnknownClientError:
-                raise Problem(
-                    401,
-                    "invalid_token",
-                    "The client of this token no longer exists.",
-                    headers={
-                        "WWW-Authenticate": 'Bearer realm="prefect-docai", error="invalid_token"'
-                    },
-                ) from None
-            if balance is not None:
-                raise Problem(
-                    400,
-                    "insufficient_credits",
-                    f"The document has {info.page_count} page(s) but the balance is {balance} credit(s).",
-                    required=info.page_count,
-                    balance=balance,
-                )
-            session.add(
-                JobRow(
-                    id=job_id,
-                    client_id=principal.client_id,
-                    tool=tool.value,
-                    status="queued",
-                    file_name=file_name,
-                    media_type=info.media_type,
-                    sha256=sha256,
-                    size=len(data),
-                    page_count=info.page_count,
-                    credits_charged=info.page_count,
-                    output_formats=",".join(params.output_formats),
-                    languages=",".join(params.languages),
-                    threshold=params.threshold,
-                    email=params.email,
-                    idempotency_key=idempotency_key,
-                    created_at=utcnow(),
-                    attempts=0,
-                    warnings=[],
-                    email_attempts=0,
-                )
-            )
-    except IntegrityError:
+        jobstore.charge_and_insert(resources.db, job)
+    except accounts.UnknownClientError:
+        resources.blobs.delete(storage.input_key(job_id))
+        raise Problem(
+            401,
+            "invalid_token",
+            "The client of this token no longer exists.",
+            headers={"WWW-Authenticate": 'Bearer realm="prefect-docai", error="invalid_token"'},
+        ) from None
+    except jobstore.InsufficientCredits as exc:
+        resources.blobs.delete(storage.input_key(job_id))
+        raise Problem(
+            400,
+            "insufficient_credits",
+            f"The document has {info.page_count} page(s) but the balance is {exc.balance} credit(s).",
+            required=info.page_count,
+            balance=exc.balance,
+        ) from None
+    except jobstore.IdempotencyKeyTaken:
         # Same Idempotency-Key raced in from another request: that one won.
-        service.store.delete(storage.input_key(job_id))
-        if idempotency_key is None:
+        resources.blobs.delete(storage.input_key(job_id))
+        if idempotency_key is None:  # only raised for a job with a key
             raise
-        existing = _find_idempotent(service, principal.client_id, idempotency_key, tool, sha256)
+        existing = _find_idempotent(resources, principal.client_id, idempotency_key, tool, sha256)
         if existing is None:
             raise
         return existing, True
     except BaseException:
-        service.store.delete(storage.input_key(job_id))
+        resources.blobs.delete(storage.input_key(job_id))
         raise
     return job_id, False
 
 
 def _find_idempotent(
-    service: Service, client_id: str, key: str, tool: Tool, sha256: str
+    resources: Resources, client_id: str, key: str, tool: Tool, sha256: str
 ) -> str | None:
-    with service.db.session() as session:
-        job = session.scalar(
-            select(JobRow).where(JobRow.client_id == client_id, JobRow.idempotency_key == key)
-        )
+    job = jobstore.find_by_idempotency_key(resources.db, client_id, key)
     if job is None:
         return None
     if job.tool != tool.value or job.sha256 != sha256:
@@ -304,31 +293,34 @@ def _inspect(data: bytes) -> DocumentInfo:
 
 async def upload(
     request: Request,
-    tool_name: str = Path(
-        alias="tool", description="Tool name, e.g. ToolICR (ToolDocSplit = ToolPaperFlow)."
-    ),
-    email: str | None = Query(None, description="Send the result to this address."),
-    output_formats: str | None = Query(
-        None, alias="outputFormats", description="Comma-separated output formats."
-    ),
-    language_hint: str | None = Query(None, alias="languageHint", description="ISO 639-1 code(s)."),
-    threshold: str | None = Query(None, description="Minimum confidence in [0, 1]."),
-    idempotency_key: str | None = Header(None, alias="Idempotency-Key", max_length=200),
-    principal: Principal = Depends(require_consumption),
-    service: Service = Depends(get_service),
+    tool_name: Annotated[
+        str,
+        Path(alias="tool", description="Tool name, e.g. ToolICR (ToolDocSplit = ToolPaperFlow)."),
+    ],
+    principal: ConsumerDep,
+    resources: ResourcesDep,
+    email: Annotated[str | None, Query(description="Send the result to this address.")] = None,
+    output_formats: Annotated[
+        str | None, Query(alias="outputFormats", description="Comma-separated output formats.")
+    ] = None,
+    language_hint: Annotated[
+        str | None, Query(alias="languageHint", description="ISO 639-1 code(s).")
+    ] = None,
+    threshold: Annotated[str | None, Query(description="Minimum confidence in [0, 1].")] = None,
+    idempotency_key: Annotated[str | None, Header(alias="Idempotency-Key", max_length=200)] = None,
 ) -> JSONResponse:
-    tool = resolve_tool(service, tool_name)
-    if not engine_available(service, tool):
+    tool = resolve_tool(resources, tool_name)
+    if not engine_available(resources, tool):
         raise Problem(
             501,
             "engine_not_available",
             f"The engine of {tool_name} is not installed on this server; nothing was charged.",
         )
-    if not await run_in_threadpool(service.storage_guard.ok):
-        raise storage_full(service.storage_guard.retry_after)
-    wait = service.rate_limiter.acquire(principal.client_id, tool.value)
+    if not await run_in_threadpool(resources.storage_guard.ok):
+        raise storage_full(resources.storage_guard.retry_after)
+    wait = resources.rate_limiter.acquire(principal.client_id, tool.value)
     if wait > 0:
-        rate = service.settings.upload_rate_per_second
+        rate = resources.settings.upload_rate_per_second
         raise Problem(
             429,
             "rate_limited",
@@ -340,7 +332,7 @@ async def upload(
         raise Problem(
             400, "file_missing", "A multipart/form-data body with a 'file' part is required."
         )
-    limit = service.settings.max_upload_bytes
+    limit = resources.settings.max_upload_bytes
     try:
         form = await request.form(max_files=1, max_fields=20)
     except BodyTooLarge:
@@ -390,12 +382,12 @@ async def upload(
         file_name = _file_name(upload_file.filename)
         key = idempotency_key.strip() if idempotency_key and idempotency_key.strip() else None
         job_id, replayed = await run_in_threadpool(
-            _insert_job, service, principal, tool, info, file_name, data, params, key
+            _insert_job, resources, principal, tool, info, file_name, data, params, key
         )
     finally:
         await form.close()
     if not replayed:
-        service.runner.notify()
+        resources.job_wake()
     location = f"/api/Result/v1/JobResults/{job_id}/json"
     headers = {"Location": location}
     if replayed:

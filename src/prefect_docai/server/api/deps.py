@@ -1,6 +1,7 @@
-"""Bearer-token checks for upload, result and account calls.
+"""Dependencies of the routes, as ``Annotated`` aliases: the service's resources and the
+authenticated client.
 
-The spec shows the token in an ``accessToken`` header and in ``Authorization: Bearer``;
+Bearer tokens: the spec shows the token in an ``accessToken`` header and in ``Authorization: Bearer``;
 both are accepted. Tokens are never read from the query string, so they cannot end up in
 access logs.
 """
@@ -9,12 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Annotated
 
 from fastapi import Depends, Request, Security
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 
 from prefect_docai.server.problems import Problem
-from prefect_docai.server.service import Service
+from prefect_docai.server.resources import Resources
 from prefect_docai.server.tokens import InvalidToken
 
 access_token_header = APIKeyHeader(
@@ -34,9 +36,12 @@ class Principal:
     scopes: tuple[str, ...]
 
 
-def get_service(request: Request) -> Service:
-    service: Service = request.app.state.service
-    return service
+def get_resources(request: Request) -> Resources:
+    resources: Resources = request.app.state.resources
+    return resources
+
+
+ResourcesDep = Annotated[Resources, Depends(get_resources)]
 
 
 def _unauthorized(detail: str, presented: bool) -> Problem:
@@ -51,9 +56,9 @@ def _unauthorized(detail: str, presented: bool) -> Problem:
 
 def require_scope(scope: str) -> Callable[..., Awaitable[Principal]]:
     async def dependency(
-        service: Service = Depends(get_service),
-        access_token: str | None = Security(access_token_header),
-        authorization: HTTPAuthorizationCredentials | None = Security(bearer),
+        resources: ResourcesDep,
+        access_token: Annotated[str | None, Security(access_token_header)],
+        authorization: Annotated[HTTPAuthorizationCredentials | None, Security(bearer)],
     ) -> Principal:
         token = (access_token or "").strip()
         if token.lower().startswith("bearer "):
@@ -66,7 +71,7 @@ def require_scope(scope: str) -> Callable[..., Awaitable[Principal]]:
                 presented=False,
             )
         try:
-            claims = service.tokens.verify(token)
+            claims = resources.tokens.verify(token)
         except InvalidToken as exc:
             raise _unauthorized(str(exc), presented=True) from None
         if scope not in claims.scopes:
@@ -85,3 +90,8 @@ def require_scope(scope: str) -> Callable[..., Awaitable[Principal]]:
 
 require_consumption = require_scope("consumption")
 require_accounting = require_scope("accounting")
+
+ConsumerDep = Annotated[Principal, Depends(require_consumption)]
+"""The client of a token with the ``consumption`` scope (uploads and results)."""
+AccountantDep = Annotated[Principal, Depends(require_accounting)]
+"""The client of a token with the ``accounting`` scope (the credit balance)."""

@@ -1,0 +1,384 @@
+"""The job store: every SQL statement on jobs and their files, as named functions.
+
+The queue and its leases (``FOR UPDATE SKIP LOCKED`` claiming), uploads (credits reserved
+and the job inserted in one transaction, Idempotency-Key replays), outcomes (credits
+refunded on failure), mail delivery state and retention. Routes, the job runner, the mail
+sender and the purger call these and hold no SQL; the tables are in ``db.py``, accounts'
+and clients' statements in ``accounts.py`` (``charge``/``refund`` join a job's
+transaction here), the token throttle's in ``throttle.py``.
+
+Rows handed out are detached: read them, change nothing through them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import delete, or_, select, update
+from sqlalchemy.exc import IntegrityError
+
+from prefect_docai.server import accounts
+from prefect_docai.server.db import Database, JobFileRow, JobRow, utcnow
+
+ENDED = ("succeeded", "failed")
+LIVE = ("queued", "processing")
+_CHUNK = 500  # ids per IN (…) query
+
+
+class InsufficientCredits(Exception):
+    """The client's balance is below the job's page count."""
+
+    def __init__(self, balance: int) -> None:
+        super().__init__(f"balance {balance}")
+        self.balance = balance
+
+
+class IdempotencyKeyTaken(Exception):
+    """Another request committed a job with the same client and Idempotency-Key first."""
+
+
+# --- uploads ----------------------------------------------------------------------------
+
+
+def find_by_idempotency_key(db: Database, client_id: str, key: str) -> JobRow | None:
+    with db.session() as session:
+        return session.scalar(
+            select(JobRow).where(JobRow.client_id == client_id, JobRow.idempotency_key == key)
+        )
+
+
+def charge_and_insert(db: Database, job: JobRow) -> None:
+    """Reserve ``job.credits_charged`` from its client and insert the queued job, in one
+    transaction. Raises ``accounts.UnknownClientError`` (client gone or revoked),
+    :class:`InsufficientCredits`, or :class:`IdempotencyKeyTaken` when a concurrent upload
+    with the same key won."""
+    price = job.credits_charged
+    try:
+        with db.transaction() as session:
+            # Charging first takes the write lock, so the idempotency check before and the
+            # insert see a consistent table.
+            balance = accounts.charge(session, job.client_id, price)
+            if balance is not None:
+                raise InsufficientCredits(balance)
+            session.add(job)
+    except IntegrityError as exc:
+        if job.idempotency_key is None:
+            raise
+        raise IdempotencyKeyTaken(job.idempotency_key) from exc
+
+
+# --- reading jobs -----------------------------------------------------------------------
+
+
+def get_job(db: Database, job_id: str) -> JobRow | None:
+    with db.session() as session:
+        return session.get(JobRow, job_id)
+
+
+def get_job_files(db: Database, job_id: str) -> list[JobFileRow]:
+    with db.session() as session:
+        return list(
+            session.scalars(
+                select(JobFileRow).where(JobFileRow.job_id == job_id).order_by(JobFileRow.id)
+            )
+        )
+
+
+def get_client_job(
+    db: Database, job_id: str, client_id: str, *, with_files: bool = True
+) -> tuple[JobRow, list[JobFileRow]] | None:
+    """The job and its files if it belongs to ``client_id``, else None.
+
+    Core queries and detached rows: the ORM's identity-map machinery is most of the cost of
+    a result fetch, and nothing here is written back.
+    """
+    jobs, job_files = JobRow.__table__, JobFileRow.__table__
+    with db.engine.connect() as connection:
+        row = connection.execute(select(jobs).where(jobs.c.id == job_id)).mappings().first()
+        if row is None or row["client_id"] != client_id:
+            return None
+        files: list[JobFileRow] = []
+        if with_files:
+            query = select(job_files).where(job_files.c.job_id == job_id).order_by(job_files.c.id)
+            files = [JobFileRow(**dict(f)) for f in connection.execute(query).mappings()]
+    return JobRow(**dict(row)), files
+
+
+# --- the queue and leases ----------------------------------------------------------------
+
+
+def claim_queued(db: Database, owner: str, limit: int, lease: timedelta) -> list[str]:
+    """Move up to ``limit`` queued jobs to processing under ``owner``'s lease.
+
+    One ``UPDATE … WHERE id IN (SELECT … FOR UPDATE SKIP LOCKED) RETURNING id``: on
+    PostgreSQL replicas sharing the database each lock different queued rows and never
+    wait for each other; SQLite serialises writers and renders no ``FOR UPDATE``. The
+    status guard makes a claim of a row that changed meanwhile a no-op.
+    """
+    now = utcnow()
+    queued = (
+        select(JobRow.id)
+        .where(JobRow.status == "queued")
+        .order_by(JobRow.created_at)
+        .limit(limit)
+        .with_for_update(skip_locked=True)
+    )
+    with db.transaction() as session:
+        claimed = session.scalars(
+            update(JobRow)
+            .where(JobRow.id.in_(queued), JobRow.status == "queued")
+            .values(
+                status="processing",
+                lease_owner=owner,
+                lease_expires_at=now + lease,
+                started_at=now,
+                attempts=JobRow.attempts + 1,
+            )
+            .returning(JobRow.id)
+            .execution_options(synchronize_session=False)
+        )
+        return list(claimed)
+
+
+def renew_leases(db: Database, owner: str, job_ids: Sequence[str], lease: timedelta) -> None:
+    with db.transaction() as session:
+        session.execute(
+            update(JobRow)
+            .where(
+                JobRow.id.in_(list(job_ids)),
+                JobRow.status == "processing",
+                JobRow.lease_owner == owner,
+            )
+            .values(lease_expires_at=utcnow() + lease)
+        )
+
+
+def expired_leases(db: Database, now: datetime) -> list[tuple[str, int]]:
+    """(job id, attempts) of processing jobs whose lease ran out before ``now``."""
+    with db.session() as session:
+        rows = session.execute(
+            select(JobRow.id, JobRow.attempts).where(
+                JobRow.status == "processing", JobRow.lease_expires_at < now
+            )
+        )
+        return [(job_id, attempts) for job_id, attempts in rows]
+
+
+def requeue_expired(db: Database, job_id: str, now: datetime) -> None:
+    """Back to the queue, if its lease is still expired as of ``now``."""
+    with db.transaction() as session:
+        session.execute(
+            update(JobRow)
+            .where(
+                JobRow.id == job_id,
+                JobRow.status == "processing",
+                JobRow.lease_expires_at < now,
+            )
+            .values(status="queued", lease_owner=None, lease_expires_at=None)
+        )
+
+
+def requeue(db: Database, job_id: str, owner: str, *, refund_attempt: bool = False) -> None:
+    """Hand ``owner``'s processing job back to the queue; ``refund_attempt``: the stop was
+    not the job's fault, so it does not use up one of its attempts."""
+    values: dict[str, Any] = {"status": "queued", "lease_owner": None, "lease_expires_at": None}
+    if refund_attempt:
+        values["attempts"] = JobRow.attempts - 1
+    with db.transaction() as session:
+        session.execute(
+            update(JobRow)
+            .where(
+                JobRow.id == job_id,
+                JobRow.status == "processing",
+                JobRow.lease_owner == owner,
+            )
+            .values(**values)
+        )
+
+
+def release_owned(db: Database, owner: str) -> None:
+    """Every job ``owner`` processes back to the queue without using up an attempt."""
+    with db.transaction() as session:
+        session.execute(
+            update(JobRow)
+            .where(JobRow.status == "processing", JobRow.lease_owner == owner)
+            .values(
+                status="queued",
+                lease_owner=None,
+                lease_expires_at=None,
+                attempts=JobRow.attempts - 1,
+            )
+        )
+
+
+# --- outcomes ---------------------------------------------------------------------------
+
+
+def complete(
+    db: Database, job_id: str, owner: str, files: list[JobFileRow], warnings: list[str]
+) -> bool:
+    """Mark ``owner``'s processing job succeeded with its files; False (nothing written)
+    when the job lost its lease meanwhile."""
+    now = utcnow()
+    with db.transaction() as session:
+        job = session.get(JobRow, job_id, with_for_update=True)
+        if job is None or job.status != "processing" or job.lease_owner != owner:
+            return False
+        session.execute(delete(JobFileRow).where(JobFileRow.job_id == job_id))
+        session.add_all(files)
+        job.status = "succeeded"
+        job.completed_at = now
+        job.warnings = list(warnings)
+        job.lease_owner = None
+        job.lease_expires_at = None
+        if job.email:
+            job.email_status = "pending"
+            job.email_next_at = now
+    return True
+
+
+def fail(db: Database, job_id: str, owner: str | None, code: str, detail: str) -> bool:
+    """Fail a processing job and refund its credits (owner None: one whose lease expired);
+    False (nothing written) when it is not ``owner``'s to fail."""
+    now = utcnow()
+    with db.transaction() as session:
+        job = session.get(JobRow, job_id, with_for_update=True)
+        if job is None or job.status != "processing":
+            return False
+        if owner is not None and job.lease_owner != owner:
+            return False
+        # Without an owner (lease expiry), only while the lease is still expired: another
+        # replica may have requeued and claimed the job since it was seen stale.
+        if owner is None and (job.lease_expires_at is None or job.lease_expires_at >= now):
+            return False
+        refund = job.credits_charged
+        accounts.refund(session, job.client_id, refund)
+        job.status = "failed"
+        job.completed_at = now
+        job.error_code = code
+        job.error_detail = detail
+        job.credits_charged = 0
+        job.lease_owner = None
+        job.lease_expires_at = None
+        job.warnings = [*(job.warnings or []), f"{refund} credit(s) refunded"]
+        if job.email:
+            job.email_status = "pending"
+            job.email_next_at = now
+    return True
+
+
+# --- mail delivery state ------------------------------------------------------------------
+
+
+def claim_mail(db: Database, lease: timedelta) -> str | None:
+    """The job whose mail is due first, marked ``sending`` for ``lease``; None when no mail
+    is due or another sender took it first."""
+    now = utcnow()
+    with db.session() as session:
+        job_id = session.scalar(
+            select(JobRow.id)
+            .where(
+                or_(JobRow.email_status == "pending", JobRow.email_status == "sending"),
+                JobRow.email_next_at <= now,
+            )
+            .order_by(JobRow.email_next_at)
+            .limit(1)
+        )
+    if job_id is None:
+        return None
+    with db.transaction() as session:
+        result = session.execute(
+            update(JobRow)
+            .where(JobRow.id == job_id, JobRow.email_next_at <= now)
+            .values(
+                email_status="sending",
+                email_next_at=now + lease,
+                email_attempts=JobRow.email_attempts + 1,
+            )
+        )
+    return job_id if getattr(result, "rowcount", 0) == 1 else None
+
+
+def postpone_mail(db: Database, job_id: str, retry_at: datetime) -> None:
+    """Pending again at ``retry_at`` without using up an attempt."""
+    with db.transaction() as session:
+        session.execute(
+            update(JobRow)
+            .where(JobRow.id == job_id)
+            .values(
+                email_status="pending",
+                email_next_at=retry_at,
+                email_attempts=JobRow.email_attempts - 1,
+            )
+        )
+
+
+def mail_failed(db: Database, job_id: str, error: str, retry_at: datetime | None) -> None:
+    """A failed attempt: pending again at ``retry_at``, or given up (None)."""
+    with db.transaction() as session:
+        session.execute(
+            update(JobRow)
+            .where(JobRow.id == job_id)
+            .values(
+                email_status="failed" if retry_at is None else "pending",
+                email_next_at=retry_at,
+                email_error=error,
+            )
+        )
+
+
+def mail_sent(db: Database, job_id: str) -> None:
+    with db.transaction() as session:
+        session.execute(
+            update(JobRow)
+            .where(JobRow.id == job_id)
+            .values(email_status="sent", email_next_at=None, email_error=None)
+        )
+
+
+# --- retention ----------------------------------------------------------------------------
+
+
+def ended_before(db: Database, cutoff: datetime) -> list[str]:
+    """Ended jobs completed before ``cutoff`` whose mail (if any) is settled."""
+    with db.session() as session:
+        return list(
+            session.scalars(
+                select(JobRow.id).where(
+                    JobRow.status.in_(ENDED),
+                    JobRow.completed_at < cutoff,
+                    # A mail still being retried needs the result; it gives up in minutes.
+                    or_(
+                        JobRow.email_status.is_(None),
+                        JobRow.email_status.in_(("sent", "failed")),
+                    ),
+                )
+            )
+        )
+
+
+def expire(db: Database, job_id: str) -> None:
+    """Forget an ended job's files and mark it expired (the row stays)."""
+    with db.transaction() as session:
+        session.execute(delete(JobFileRow).where(JobFileRow.job_id == job_id))
+        session.execute(
+            update(JobRow)
+            .where(JobRow.id == job_id, JobRow.status.in_(ENDED))
+            .values(status="expired", expired_at=utcnow())
+        )
+
+
+def live_among(db: Database, job_ids: Sequence[str]) -> set[str]:
+    """Those of ``job_ids`` that are queued or processing."""
+    live: set[str] = set()
+    with db.session() as session:
+        for start in range(0, len(job_ids), _CHUNK):
+            chunk = list(job_ids[start : start + _CHUNK])
+            live.update(
+                session.scalars(
+                    select(JobRow.id).where(JobRow.id.in_(chunk), JobRow.status.in_(LIVE))
+                )
+            )
+    return live
