@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete, or_, select, update
+from sqlalchemy import ColumnElement, delete, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from prefect_docai.server import accounts
@@ -166,51 +166,31 @@ def expired_leases(db: Database, now: datetime) -> list[tuple[str, int]]:
         return [(job_id, attempts) for job_id, attempts in rows]
 
 
-def requeue_expired(db: Database, job_id: str, now: datetime) -> None:
-    """Back to the queue, if its lease is still expired as of ``now``."""
-    with db.transaction() as session:
-        session.execute(
-            update(JobRow)
-            .where(
-                JobRow.id == job_id,
-                JobRow.status == "processing",
-                JobRow.lease_expires_at < now,
-            )
-            .values(status="queued", lease_owner=None, lease_expires_at=None)
-        )
-
-
-def requeue(db: Database, job_id: str, owner: str, *, refund_attempt: bool = False) -> None:
-    """Hand ``owner``'s processing job back to the queue; ``refund_attempt``: the stop was
-    not the job's fault, so it does not use up one of its attempts."""
+def _to_queue(db: Database, *where: ColumnElement[bool], refund_attempt: bool) -> None:
+    """Processing jobs matching ``where`` back to the queue; ``refund_attempt``: the stop
+    was not the job's fault, so it does not use up one of its attempts."""
     values: dict[str, Any] = {"status": "queued", "lease_owner": None, "lease_expires_at": None}
     if refund_attempt:
         values["attempts"] = JobRow.attempts - 1
     with db.transaction() as session:
         session.execute(
-            update(JobRow)
-            .where(
-                JobRow.id == job_id,
-                JobRow.status == "processing",
-                JobRow.lease_owner == owner,
-            )
-            .values(**values)
+            update(JobRow).where(JobRow.status == "processing", *where).values(**values)
         )
+
+
+def requeue_expired(db: Database, job_id: str, now: datetime) -> None:
+    """Back to the queue, if its lease is still expired as of ``now``."""
+    _to_queue(db, JobRow.id == job_id, JobRow.lease_expires_at < now, refund_attempt=False)
+
+
+def requeue(db: Database, job_id: str, owner: str, *, refund_attempt: bool = False) -> None:
+    """Hand ``owner``'s processing job back to the queue."""
+    _to_queue(db, JobRow.id == job_id, JobRow.lease_owner == owner, refund_attempt=refund_attempt)
 
 
 def release_owned(db: Database, owner: str) -> None:
     """Every job ``owner`` processes back to the queue without using up an attempt."""
-    with db.transaction() as session:
-        session.execute(
-            update(JobRow)
-            .where(JobRow.status == "processing", JobRow.lease_owner == owner)
-            .values(
-                status="queued",
-                lease_owner=None,
-                lease_expires_at=None,
-                attempts=JobRow.attempts - 1,
-            )
-        )
+    _to_queue(db, JobRow.lease_owner == owner, refund_attempt=True)
 
 
 # --- outcomes ---------------------------------------------------------------------------
