@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import uuid
+from datetime import timedelta
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -12,7 +13,8 @@ import pyarrow.dataset as ds
 import pytest
 
 from prefect_docai.datasets import DATASETS, SCHEMA_VERSION, DatasetStore
-from prefect_docai.datasets.store import partition_path
+from prefect_docai.datasets import store as store_module
+from prefect_docai.datasets.store import RecoveryReport, partition_path
 
 
 class Crash(Exception):
@@ -56,7 +58,9 @@ def test_commit_is_readable_by_pandas_duckdb_polars_and_pyarrow(tmp_path: Path, 
     manifest = store.commit("run-1")
     assert manifest is not None and manifest.state == "committed"
     assert manifest.files["invoices"].rows == 2
-    assert manifest.files["invoices"].path == partition_path("invoices", manifest.ingest_date, "run-1")
+    assert manifest.files["invoices"].path == partition_path(
+        "invoices", manifest.ingest_date, "run-1", manifest.attempt
+    )
 
     # The store's own reader.
     invoices = store.read("invoices")
@@ -110,7 +114,27 @@ def test_second_run_appends_and_empty_commit_writes_nothing(tmp_path: Path, make
     assert glob_counts(tmp_path)["errors"] == 1
 
 
-@pytest.mark.parametrize("dies_at", ["/invoices/", "/errors/", "runs/run-1.json", "_docai/ledger/"])
+def crash_at(
+    store: DatasetStore, monkeypatch: pytest.MonkeyPatch, dies_at: str
+) -> None:
+    """Kill the commit at a data file, just before its commit point, or just after it."""
+    if dies_at == "commit point":
+        def refuse(*args: Any) -> bool:
+            raise Crash(dies_at)
+        monkeypatch.setattr(store_module, "create_exclusive", refuse)
+    elif dies_at == "after commit":
+        original = store._clear_checkpoints
+
+        def clear(ids: Any) -> int:
+            if set(ids):
+                raise Crash(dies_at)
+            return original(ids)
+        monkeypatch.setattr(store, "_clear_checkpoints", clear)
+    else:
+        crash_on(store, monkeypatch, dies_at)
+
+
+@pytest.mark.parametrize("dies_at", ["/invoices/", "/errors/", "commit point", "after commit"])
 def test_crash_mid_commit_rolls_forward_exactly_once(
     tmp_path: Path, make: Any, monkeypatch: pytest.MonkeyPatch, dies_at: str
 ) -> None:
@@ -118,23 +142,26 @@ def test_crash_mid_commit_rolls_forward_exactly_once(
     docs = [make.invoice_document("a.pdf"), make.invoice_document("b.pdf")]
     for doc in docs:
         store.stage(doc)
-    crash_on(store, monkeypatch, dies_at)
+    crash_at(store, monkeypatch, dies_at)
     with pytest.raises(Crash):
         store.commit("run-1")
+    monkeypatch.undo()
 
-    # A manifest-aware reader sees nothing until the commit point...
-    seen = store.row_counts()["invoices"]
-    assert seen in (0, 2)
-    committed = dies_at == "_docai/ledger/"
-    assert seen == (2 if committed else 0)
+    # A log-aware reader sees nothing until the commit point...
+    committed = dies_at == "after commit"
+    assert store.row_counts()["invoices"] == (2 if committed else 0)
     # ...and a plain glob never sees part of a dataset's rows for the run.
     assert glob_counts(tmp_path)["invoices"] in (0, 2)
 
-    # The next run starts by recovering: the interrupted commit completes, once.
+    # A fresh pending commit may belong to a live writer: recovery leaves it alone.
     fresh = DatasetStore(str(tmp_path))
-    report = fresh.recover()
+    if not committed:
+        assert fresh.recover() == RecoveryReport()
+        assert len(fresh.manifests(pending=True)) == 1
+    # Once it is stale, the next run finishes it, once.
+    report = fresh.recover(stale_after=timedelta(0))
     if committed:
-        assert report.ledger_repaired >= 1 and report.rolled_forward == []
+        assert report.ledger_repaired == 1 and report.rolled_forward == []
     else:
         assert report.rolled_forward == ["run-1"]
     assert fresh.staged() == []
@@ -143,7 +170,8 @@ def test_crash_mid_commit_rolls_forward_exactly_once(
     assert counts["invoices"] == 2 and counts["documents"] == 2 and counts["invoice_lines"] == 4
     assert fresh.row_counts() == counts
     assert set(fresh.ledger()) == {d.document_id for d in docs}
-    assert list((tmp_path / "_docai" / "runs").iterdir()) == [tmp_path / "_docai/runs/run-1.json"]
+    assert [m.run_id for m in fresh.manifests()] == ["run-1"]
+    assert fresh.manifests(pending=True) == []
 
 
 def test_pending_run_without_checkpoints_is_rolled_back(
@@ -154,14 +182,65 @@ def test_pending_run_without_checkpoints_is_rolled_back(
     crash_on(store, monkeypatch, "/segments/")
     with pytest.raises(Crash):
         store.commit("run-1")
-    assert (tmp_path / partition_path("documents", store.manifests(pending=True)[0].ingest_date, "run-1")).exists()
+    (pending,) = store.manifests(pending=True)
+    assert (tmp_path / pending.files["documents"].path).exists()
     # Someone cleared the checkpoints: the partial files cannot be completed, so they go.
     for path in (tmp_path / "_docai" / "staging").iterdir():
         path.unlink()
-    report = DatasetStore(str(tmp_path)).recover()
+    report = DatasetStore(str(tmp_path)).recover(stale_after=timedelta(0))
     assert report.rolled_back == ["run-1"]
     assert glob_counts(tmp_path)["documents"] == 0
     assert store.manifests(pending=True) == []
+
+
+def test_a_commit_taken_for_dead_is_fenced_off_when_it_wakes(
+    tmp_path: Path, make: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A writer pauses past ``stale_after`` right before its commit point; another run
+    recovers its documents. When the first wakes, the fence in the log stops it."""
+    slow = DatasetStore(str(tmp_path))
+    docs = [make.invoice_document("a.pdf"), make.failed_document("b.pdf")]
+    for doc in docs:
+        slow.stage(doc)
+    real = store_module.create_exclusive
+    recovered: list[RecoveryReport] = []
+    paused_once: list[bool] = []
+
+    def paused(fs: Any, path: str, data: bytes) -> bool:
+        if not paused_once:
+            paused_once.append(True)
+            recovered.append(DatasetStore(str(tmp_path)).recover(stale_after=timedelta(0)))
+        return real(fs, path, data)
+
+    monkeypatch.setattr(store_module, "create_exclusive", paused)
+    assert slow.commit("run-slow") is None
+    assert recovered[0].rolled_forward == ["run-slow"]
+    ids = slow.read("documents").column("document_id").to_pylist()
+    assert sorted(ids) == sorted(d.document_id for d in docs)
+    assert glob_counts(tmp_path)["documents"] == 2  # the fenced attempt's files are gone
+    assert slow.manifests(pending=True) == [] and slow.staged() == []
+
+
+def test_overlapping_runs_publish_each_document_once_and_retries_still_land(
+    tmp_path: Path, make: Any
+) -> None:
+    first, second = DatasetStore(str(tmp_path)), DatasetStore(str(tmp_path))
+    assert first.ledger() == {} and second.ledger() == {}
+    broken = make.failed_document("broken.pdf")
+    assert first.commit("run-1", [make.invoice_document("a.pdf"), broken]) is not None
+    # The second run started before run-1 committed and processed the same files.
+    late = second.commit("run-2", [make.invoice_document("a.pdf"), broken,
+                                   make.invoice_document("c.pdf")])
+    assert late is not None and set(late.documents) == {make.sha("c.pdf")}
+    # A later retry of the failed document is a new outcome, and lands.
+    retry = DatasetStore(str(tmp_path))
+    assert retry.ledger()[broken.document_id] == "failed"
+    fixed = make.invoice_document("broken.pdf")
+    assert retry.commit("run-3", [fixed, make.invoice_document("a.pdf")]) is not None
+    assert retry.ledger()[broken.document_id] == "processed"
+    assert sorted(retry.read("documents").column("file_name").to_pylist()) == [
+        "a.pdf", "broken.pdf", "broken.pdf", "c.pdf"
+    ]
 
 
 def test_cut_short_checkpoint_is_discarded(tmp_path: Path, make: Any) -> None:
