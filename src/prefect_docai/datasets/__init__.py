@@ -1,7 +1,8 @@
 """Normalized Parquet datasets: Arrow schemas, result → row normalizers, the destination store.
 
-Readers: ``DatasetStore(dest).read("invoices")`` (committed runs only), or any Parquet
-reader over ``<dest>/<dataset>/*/*/*.parquet`` with hive partitioning.
+Readers: ``prefect_docai.datasets.read("invoices", dest)`` (a typed pyarrow Table of the
+committed rows), ``read_pandas`` (Arrow-backed dtypes), ``files`` (the committed Parquet
+files, for DuckDB, Polars or Spark). See docs/datasets.md.
 """
 
 from prefect_docai.datasets.normalize import normalize_document, to_tables
@@ -12,6 +13,7 @@ from prefect_docai.datasets.outcome import (
     StageError,
     segment_id,
 )
+from prefect_docai.datasets.readers import dataset, files, read, read_pandas
 from prefect_docai.datasets.schemas import DATASETS, SCHEMA_VERSION, SCHEMAS, schema
 from prefect_docai.datasets.store import DatasetStore, RecoveryReport, RunManifest
 
@@ -26,7 +28,11 @@ __all__ = [
     "RunManifest",
     "SegmentOutcome",
     "StageError",
+    "dataset",
+    "files",
     "normalize_document",
+    "read",
+    "read_pandas",
     "schema",
     "segment_id",
     "to_tables",

@@ -425,22 +425,28 @@ class DatasetStore:
 
     # --- reading ---------------------------------------------------------------------
 
+    def files(self, dataset: str, *, runs: Iterable[str] | None = None) -> list[str]:
+        """The committed, non-empty files of ``dataset``, relative to the root, in log order."""
+        if dataset not in SCHEMAS:
+            raise KeyError(f"unknown dataset {dataset!r}; known: {', '.join(DATASETS)}")
+        wanted = set(runs) if runs is not None else None
+        return [
+            entry.files[dataset].path
+            for entry in self._log()
+            if dataset in entry.files
+            and entry.files[dataset].rows
+            and (wanted is None or entry.run_id in wanted)
+        ]
+
     def dataset(self, dataset: str, *, runs: Iterable[str] | None = None) -> ds.Dataset:
         """A pyarrow dataset over the committed files of ``dataset``, partitions typed.
 
         ``ingest_date`` is ``date32`` and ``run_id`` a string, from the hive paths; filters
         on them prune files. Only files the log published are in it.
         """
-        wanted = set(runs) if runs is not None else None
+        paths = [self._path(p) for p in self.files(dataset, runs=runs)]
         base = SCHEMAS[dataset]
         full = pa.schema([*base, *PARTITIONING], metadata=base.metadata)
-        paths = [
-            self._path(entry.files[dataset].path)
-            for entry in self._log()
-            if dataset in entry.files
-            and entry.files[dataset].rows
-            and (wanted is None or entry.run_id in wanted)
-        ]
         filesystem: pafs.FileSystem = (
             pafs.LocalFileSystem() if self._local else pafs.PyFileSystem(pafs.FSSpecHandler(self.fs))
         )

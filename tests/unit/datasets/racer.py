@@ -13,8 +13,9 @@ import sys
 import time
 from pathlib import Path
 
-from prefect_docai.datasets import DatasetStore
 from tests.unit.datasets.conftest import failed_document, invoice_document
+
+from prefect_docai.datasets import DatasetStore
 
 
 def share(index: int, documents: int, writers: int) -> list[int]:

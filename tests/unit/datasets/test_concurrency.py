@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.unit.datasets.racer import outcome
 
 from prefect_docai.datasets import DatasetStore
-from tests.unit.datasets.racer import outcome
 
 DOCUMENTS = 40
 ROOT = Path(__file__).resolve().parents[3]
