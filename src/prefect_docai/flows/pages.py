@@ -50,7 +50,9 @@ def _cut_pdf(data: bytes, start: int, end: int) -> bytes:
         for index in range(start - 1, end):
             out.pages.append(source.pages[index])
         buffer = io.BytesIO()
-        out.save(buffer)
+        # Same pages, same bytes: the upload's Idempotency-Key is bound to the file's
+        # sha256, so a random /ID would make an overlapping run's replay a conflict.
+        out.save(buffer, deterministic_id=True)
         return buffer.getvalue()
 
 
