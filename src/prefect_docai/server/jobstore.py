@@ -112,20 +112,27 @@ def get_client_job(
 def claim_queued(db: Database, owner: str, limit: int, lease: timedelta) -> list[str]:
     """Move up to ``limit`` queued jobs to processing under ``owner``'s lease.
 
-    One ``UPDATE … WHERE id IN (SELECT … FOR UPDATE SKIP LOCKED) RETURNING id``: on
-    PostgreSQL replicas sharing the database each lock different queued rows and never
-    wait for each other; SQLite serialises writers and renders no ``FOR UPDATE``. The
-    status guard makes a claim of a row that changed meanwhile a no-op.
+    ``SELECT … FOR UPDATE SKIP LOCKED LIMIT n``, then an ``UPDATE`` of exactly those rows,
+    in one transaction: on PostgreSQL replicas sharing the database each lock different
+    queued rows and never wait for each other; SQLite serialises writers and renders no
+    ``FOR UPDATE``. Two statements, not ``UPDATE … WHERE id IN (SELECT … SKIP LOCKED)``:
+    PostgreSQL may run such a subquery more than once, each run skipping the rows the last
+    one locked, and so claim more than ``limit`` jobs (more than there are free workers).
+    The status guard makes a claim of a row that changed meanwhile a no-op.
     """
     now = utcnow()
-    queued = (
-        select(JobRow.id)
-        .where(JobRow.status == "queued")
-        .order_by(JobRow.created_at)
-        .limit(limit)
-        .with_for_update(skip_locked=True)
-    )
     with db.transaction() as session:
+        queued = list(
+            session.scalars(
+                select(JobRow.id)
+                .where(JobRow.status == "queued")
+                .order_by(JobRow.created_at)
+                .limit(limit)
+                .with_for_update(skip_locked=True)
+            )
+        )
+        if not queued:
+            return []
         claimed = session.scalars(
             update(JobRow)
             .where(JobRow.id.in_(queued), JobRow.status == "queued")
