@@ -11,7 +11,7 @@ from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 
 from prefect_docai.models.tools import Tool
-from prefect_docai.server import apidocs
+from prefect_docai.server import apidocs, web
 from prefect_docai.server.api import account, health, results, token, uploads
 from prefect_docai.server.headers import SecurityHeaders
 from prefect_docai.server.middleware import AccessLog, UploadSizeLimit
@@ -69,6 +69,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(account.router())
     app.include_router(health.router())
     apidocs.install(app)
+    web.install(app, settings.max_upload_bytes)
     app.add_middleware(UploadSizeLimit, limit=settings.max_upload_bytes)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(AccessLog)

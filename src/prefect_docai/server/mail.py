@@ -125,11 +125,7 @@ class MailSender:
             return
         files = jobstore.get_job_files(db, job_id)
         try:
-            message = self.compose(job, files)
-            if self.settings.smtp_url is None:
-                self._write_outbox(job_id, message)
-            else:
-                send_smtp(parse_smtp_url(self.settings.smtp_url.get_secret_value()), message)
+            self.send(job_id, self.compose(job, files))
         except Exception as exc:
             if is_disk_full(exc):
                 # The outbox volume is full: not the message's fault, so no attempt is used.
@@ -154,6 +150,13 @@ class MailSender:
             )
             return
         jobstore.mail_sent(db, job_id)
+
+    def send(self, name: str, message: EmailMessage) -> None:
+        """One message over SMTP, or into the outbox as ``<name>.eml`` without SMTP."""
+        if self.settings.smtp_url is None:
+            self._write_outbox(name, message)
+        else:
+            send_smtp(parse_smtp_url(self.settings.smtp_url.get_secret_value()), message)
 
     def _write_outbox(self, job_id: str, message: EmailMessage) -> None:
         outbox = self.settings.outbox_dir

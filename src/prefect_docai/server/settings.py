@@ -82,6 +82,22 @@ class Settings(BaseSettings):
     max_job_attempts: int = Field(default=3, ge=1)
     retry_after: int = Field(default=2, ge=1)
     """Seconds a client is told to wait before asking again for a pending result."""
+    signup_credits: int = Field(default=50, ge=0)
+    """Credits a new web-platform account gets once its e-mail is confirmed."""
+    public_url: str | None = None
+    """The address people open the web platform at (``https://docai.example.com``); links in
+    account mails start with it. Unset: the address of the request (fine on one host; set it
+    behind a proxy, so a forged ``Host`` header cannot redirect a reset link)."""
+    terms_file: Path | None = None
+    """A UTF-8 text file whose paragraphs replace the built-in terms of use."""
+    privacy_file: Path | None = None
+    """A UTF-8 text file whose paragraphs replace the built-in privacy policy."""
+    session_ttl: int = Field(default=14 * 24 * 3600, gt=0)
+    """Seconds a web sign-in lasts."""
+    login_failures_burst: int = Field(default=5, ge=1)
+    """Failed web sign-ins per e-mail address allowed at once …"""
+    login_failures_per_second: float = Field(default=1 / 60, gt=0)
+    """… then one per 1/rate seconds; the address limit is ``address_failures_*``."""
     engines: str = ""
     """``DOCAI_ENGINES``: ``"ICR=pkg.mod:Class,…"`` replaces engines (see engines/registry.py)."""
 
