@@ -41,8 +41,11 @@ def _keys_page(
     )
 
 
-async def keys(request: Request, account: CurrentAccount, service: Svc) -> HTMLResponse:
-    return await run_in_threadpool(_keys_page, request, service, account)
+async def keys(
+    request: Request, account: CurrentAccount, service: Svc, notice: str = ""
+) -> HTMLResponse:
+    shown = notice if notice == "revoked" else None
+    return await run_in_threadpool(lambda: _keys_page(request, service, account, notice=shown))
 
 
 def _create_key(
@@ -70,7 +73,7 @@ async def revoke_key(
     done = await run_in_threadpool(accounts.revoke_client, service.db, account.id, client_id)
     if not done:
         return not_found(request)
-    return await run_in_threadpool(lambda: _keys_page(request, service, account, notice="revoked"))
+    return RedirectResponse("/account/keys?notice=revoked", status_code=303)
 
 
 async def usage(request: Request, account: CurrentAccount, service: Svc) -> HTMLResponse:

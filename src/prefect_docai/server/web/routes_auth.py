@@ -24,6 +24,8 @@ from prefect_docai.server.web.render import LANG_COOKIE, SESSION_COOKIE, page, s
 # little more (several people behind one NAT).
 _RESET_BURST, _RESET_RATE = 3, 1 / 1200
 _ADDRESS_MAIL_BURST, _ADDRESS_MAIL_RATE = 10, 1 / 360
+# Failed sign-ins per client address, across e-mail addresses (password spraying).
+_LOGIN_ADDRESS_BURST, _LOGIN_ADDRESS_RATE = 20, 1 / 30
 
 NOTICES = ("confirmed", "reset_done", "logged_out", "deleted", "login_needed")
 
@@ -68,11 +70,7 @@ def _login_buckets(service: Service, email: str, address: str) -> list[Bucket]:
             settings.login_failures_burst,
             settings.login_failures_per_second,
         ),
-        Bucket(
-            f"login-address:{address[:100]}",
-            settings.address_failures_burst,
-            settings.address_failures_per_second,
-        ),
+        Bucket(f"login-address:{address[:100]}", _LOGIN_ADDRESS_BURST, _LOGIN_ADDRESS_RATE),
     ]
 
 
