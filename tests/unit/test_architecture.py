@@ -72,9 +72,11 @@ def test_each_contract_catches_its_violation(tmp_path: Path) -> None:
     (package / "__init__.py").write_text("")
     # Contract 10 names the service's own modules as its layers.
     (package / "server" / "api").mkdir()
+    (package / "server" / "web").mkdir()
     for module in (
         "embedded.py",
         "app.py",
+        "web/__init__.py",
         "api/__init__.py",
         "jobs.py",
         "mail.py",

@@ -10,8 +10,9 @@ import pytest
 
 SERVER = Path(__file__).resolve().parents[2] / "src" / "prefect_docai" / "server"
 # The tables and the database handle; the job store; accounts and clients (their
-# charge/refund join a job's transaction); the token throttle's buckets; schema migrations.
-STORES = {"db.py", "jobstore.py", "accounts.py", "throttle.py"}
+# charge/refund join a job's transaction); the token throttle's buckets; the web platform's
+# accounts, sessions and link tokens; schema migrations.
+STORES = {"db.py", "jobstore.py", "accounts.py", "throttle.py", "web/store.py"}
 # Error classes to catch are not statements.
 ALLOWED = {"sqlalchemy.exc"}
 

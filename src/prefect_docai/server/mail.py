@@ -25,6 +25,7 @@ from prefect_docai.server.db import JobFileRow, JobRow, utcnow
 from prefect_docai.server.diskspace import is_disk_full
 from prefect_docai.server.envelope import build_envelope
 from prefect_docai.server.resources import Resources
+from prefect_docai.server.settings import Settings
 from prefect_docai.server.storage import private_dirs
 
 log = logging.getLogger("prefect_docai.server.mail")
@@ -79,6 +80,21 @@ def send_smtp(target: SmtpTarget, message: EmailMessage) -> None:
         if target.username is not None:
             client.login(target.username, target.password or "")
         client.send_message(message)
+
+
+def send_message(settings: Settings, name: str, message: EmailMessage) -> None:
+    """One message over SMTP, or into the outbox as ``<name>.eml`` without SMTP (result mails
+    and the web platform's account mails alike)."""
+    if settings.smtp_url is not None:
+        send_smtp(parse_smtp_url(settings.smtp_url.get_secret_value()), message)
+        return
+    outbox = settings.outbox_dir
+    private_dirs(outbox)
+    tmp = outbox / f"{name}.eml.part"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(message.as_bytes())
+    tmp.replace(outbox / f"{name}.eml")
 
 
 class MailSender:
@@ -152,20 +168,7 @@ class MailSender:
         jobstore.mail_sent(db, job_id)
 
     def send(self, name: str, message: EmailMessage) -> None:
-        """One message over SMTP, or into the outbox as ``<name>.eml`` without SMTP."""
-        if self.settings.smtp_url is None:
-            self._write_outbox(name, message)
-        else:
-            send_smtp(parse_smtp_url(self.settings.smtp_url.get_secret_value()), message)
-
-    def _write_outbox(self, job_id: str, message: EmailMessage) -> None:
-        outbox = self.settings.outbox_dir
-        private_dirs(outbox)
-        tmp = outbox / f"{job_id}.eml.part"
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(message.as_bytes())
-        tmp.replace(outbox / f"{job_id}.eml")
+        send_message(self.settings, name, message)
 
     def compose(self, job: JobRow, files: list[JobFileRow]) -> EmailMessage:
         prefix = self.settings.tool_prefix

@@ -110,13 +110,13 @@ def _fail_if_failed(job: JobRow) -> None:
         )
 
 
-def _json_result(resources: Resources, job_id: str, client_id: str) -> dict[str, Any]:
+def json_result(resources: Resources, job_id: str, client_id: str) -> dict[str, Any]:
     job, _ = _load(resources, job_id, client_id, with_files=False)
     _check_ready(resources, job)
     return _envelope(resources, job)
 
 
-def _zip_result(resources: Resources, job_id: str, client_id: str) -> tuple[bytes, str]:
+def zip_result(resources: Resources, job_id: str, client_id: str) -> tuple[bytes, str]:
     job, files = _load(resources, job_id, client_id)
     _check_ready(resources, job)
     _fail_if_failed(job)
@@ -146,7 +146,7 @@ def _unique(name: str, used: set[str]) -> str:
     return candidate
 
 
-def _file_result(
+def file_result(
     resources: Resources, job_id: str, client_id: str, output_type: str
 ) -> tuple[bytes, str, str]:
     job, files = _load(resources, job_id, client_id)
@@ -190,20 +190,20 @@ def _file_result(
     return buffer.getvalue(), "application/zip", f"{wanted.lower()}-files.zip"
 
 
-def _attachment(name: str) -> str:
+def attachment(name: str) -> str:
     safe = "".join(ch if 32 <= ord(ch) < 127 and ch not in '"\\' else "_" for ch in name)
     return f'attachment; filename="{safe}"'
 
 
 async def get_json(job_id: JobId, principal: ConsumerDep, resources: ResourcesDep) -> JSONResponse:
-    body = await run_in_threadpool(_json_result, resources, job_id, principal.client_id)
+    body = await run_in_threadpool(json_result, resources, job_id, principal.client_id)
     return JSONResponse(body)
 
 
 async def get_zip(job_id: JobId, principal: ConsumerDep, resources: ResourcesDep) -> Response:
-    data, name = await run_in_threadpool(_zip_result, resources, job_id, principal.client_id)
+    data, name = await run_in_threadpool(zip_result, resources, job_id, principal.client_id)
     return Response(
-        data, media_type="application/zip", headers={"Content-Disposition": _attachment(name)}
+        data, media_type="application/zip", headers={"Content-Disposition": attachment(name)}
     )
 
 
@@ -221,9 +221,9 @@ async def get_file(
     resources: ResourcesDep,
 ) -> Response:
     data, media_type, name = await run_in_threadpool(
-        _file_result, resources, job_id, principal.client_id, output_type
+        file_result, resources, job_id, principal.client_id, output_type
     )
-    return Response(data, media_type=media_type, headers={"Content-Disposition": _attachment(name)})
+    return Response(data, media_type=media_type, headers={"Content-Disposition": attachment(name)})
 
 
 def router() -> APIRouter:

@@ -291,25 +291,8 @@ def _inspect(data: bytes) -> DocumentInfo:
     return inspect_document(data)
 
 
-async def upload(
-    request: Request,
-    tool_name: Annotated[
-        str,
-        Path(alias="tool", description="Tool name, e.g. ToolICR (ToolDocSplit = ToolPaperFlow)."),
-    ],
-    principal: ConsumerDep,
-    resources: ResourcesDep,
-    email: Annotated[str | None, Query(description="Send the result to this address.")] = None,
-    output_formats: Annotated[
-        str | None, Query(alias="outputFormats", description="Comma-separated output formats.")
-    ] = None,
-    language_hint: Annotated[
-        str | None, Query(alias="languageHint", description="ISO 639-1 code(s).")
-    ] = None,
-    threshold: Annotated[str | None, Query(description="Minimum confidence in [0, 1].")] = None,
-    idempotency_key: Annotated[str | None, Header(alias="Idempotency-Key", max_length=200)] = None,
-) -> JSONResponse:
-    tool = resolve_tool(resources, tool_name)
+async def admit(resources: Resources, client_id: str, tool: Tool, tool_name: str) -> None:
+    """Checks before the body is read: engine installed, storage free, upload rate."""
     if not engine_available(resources, tool):
         raise Problem(
             501,
@@ -318,7 +301,7 @@ async def upload(
         )
     if not await run_in_threadpool(resources.storage_guard.ok):
         raise storage_full(resources.storage_guard.retry_after)
-    wait = resources.rate_limiter.acquire(principal.client_id, tool.value)
+    wait = resources.rate_limiter.acquire(client_id, tool.value)
     if wait > 0:
         rate = resources.settings.upload_rate_per_second
         raise Problem(
@@ -327,6 +310,10 @@ async def upload(
             f"At most {rate:g} upload(s) per second per tool; retry later.",
             headers={"Retry-After": retry_after_header(wait)},
         )
+
+
+async def read_form(request: Request, resources: Resources) -> FormData:
+    """The multipart body (at most one file, within the size limit)."""
     content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if content_type != "multipart/form-data":
         raise Problem(
@@ -334,29 +321,33 @@ async def upload(
         )
     limit = resources.settings.max_upload_bytes
     try:
-        form = await request.form(max_files=1, max_fields=20)
+        return await request.form(max_files=1, max_fields=20)
     except BodyTooLarge:
         raise Problem(
             413, "file_too_large", f"The file is larger than {limit} bytes.", limit=limit
         ) from None
     except Exception:
         raise Problem(400, "invalid_request", "The multipart body cannot be parsed.") from None
+
+
+async def accept(
+    resources: Resources,
+    principal: Principal,
+    tool: Tool,
+    form: FormData,
+    query: dict[str, str | None],
+    idempotency_key: str | None,
+) -> tuple[str, bool]:
+    """Validate the file and parameters, charge and queue; returns (job id, replayed).
+    Shared by the API route and the web platform's tool pages."""
+    limit = resources.settings.max_upload_bytes
     try:
         upload_file = _file_from(form)
         if upload_file.size is not None and upload_file.size > limit:
             raise Problem(
                 413, "file_too_large", f"The file is larger than {limit} bytes.", limit=limit
             )
-        params = parse_params(
-            tool,
-            form,
-            {
-                "email": email,
-                "outputFormats": output_formats,
-                "languageHint": language_hint,
-                "threshold": threshold,
-            },
-        )
+        params = parse_params(tool, form, query)
         data = await upload_file.read(limit + 1)
         if len(data) > limit:
             raise Problem(
@@ -388,6 +379,37 @@ async def upload(
         await form.close()
     if not replayed:
         resources.job_wake()
+    return job_id, replayed
+
+
+async def upload(
+    request: Request,
+    tool_name: Annotated[
+        str,
+        Path(alias="tool", description="Tool name, e.g. ToolICR (ToolDocSplit = ToolPaperFlow)."),
+    ],
+    principal: ConsumerDep,
+    resources: ResourcesDep,
+    email: Annotated[str | None, Query(description="Send the result to this address.")] = None,
+    output_formats: Annotated[
+        str | None, Query(alias="outputFormats", description="Comma-separated output formats.")
+    ] = None,
+    language_hint: Annotated[
+        str | None, Query(alias="languageHint", description="ISO 639-1 code(s).")
+    ] = None,
+    threshold: Annotated[str | None, Query(description="Minimum confidence in [0, 1].")] = None,
+    idempotency_key: Annotated[str | None, Header(alias="Idempotency-Key", max_length=200)] = None,
+) -> JSONResponse:
+    tool = resolve_tool(resources, tool_name)
+    await admit(resources, principal.client_id, tool, tool_name)
+    form = await read_form(request, resources)
+    query = {
+        "email": email,
+        "outputFormats": output_formats,
+        "languageHint": language_hint,
+        "threshold": threshold,
+    }
+    job_id, replayed = await accept(resources, principal, tool, form, query, idempotency_key)
     location = f"/api/Result/v1/JobResults/{job_id}/json"
     headers = {"Location": location}
     if replayed:

@@ -1,4 +1,4 @@
-"""Dependencies of the web routes (``Annotated`` aliases): the service, the language, the
+"""Dependencies of the web routes (``Annotated`` aliases): the service's resources, the language, the
 signed-in account, and the CSRF check of every form post."""
 
 from __future__ import annotations
@@ -10,8 +10,7 @@ from urllib.parse import urlsplit
 from fastapi import Depends, Request
 from starlette.datastructures import FormData
 
-from prefect_docai.server.auth import get_service
-from prefect_docai.server.service import Service
+from prefect_docai.server.api.deps import ResourcesDep
 from prefect_docai.server.web import store
 from prefect_docai.server.web.i18n import negotiate
 from prefect_docai.server.web.render import CSRF_COOKIE, LANG_COOKIE, SESSION_COOKIE
@@ -25,17 +24,17 @@ class CsrfFailed(Exception):
     """A post without the browser's CSRF token, or from another origin (handled: 403 page)."""
 
 
-Svc = Annotated[Service, Depends(get_service)]
+Svc = ResourcesDep
 
 
-def session_account(request: Request, service: Svc) -> store.Account | None:
+def session_account(request: Request, resources: Svc) -> store.Account | None:
     request.state.lang = negotiate(
         request.cookies.get(LANG_COOKIE), request.headers.get("accept-language")
     )
     token = request.cookies.get(SESSION_COOKIE)
     account = None
     if token and len(token) <= 100:
-        account = store.session_account(service.db, token)
+        account = store.session_account(resources.db, token)
         if account is not None and not account.confirmed:
             account = None
     request.state.account = account

@@ -9,7 +9,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from prefect_docai.server import accounts
-from prefect_docai.server.service import Service
+from prefect_docai.server.resources import Resources
 from prefect_docai.server.web import passwords, store
 from prefect_docai.server.web.deps import CurrentAccount, MaybeAccount, PostedForm, Svc
 from prefect_docai.server.web.i18n import translator
@@ -18,7 +18,7 @@ from prefect_docai.server.web.render import SESSION_COOKIE, page
 
 def _keys_page(
     request: Request,
-    service: Service,
+    resources: Resources,
     account: store.Account,
     created: accounts.ClientCredentials | None = None,
     created_name: str = "",
@@ -26,8 +26,8 @@ def _keys_page(
     notice: str | None = None,
     status_code: int = 200,
 ) -> HTMLResponse:
-    keys = accounts.list_clients(service.db, account.id)
-    token_url = f"{str(request.base_url).rstrip('/')}{service.settings.token_path}"
+    keys = accounts.list_clients(resources.db, account.id)
+    token_url = f"{str(request.base_url).rstrip('/')}{resources.settings.token_path}"
     return page(
         request,
         "keys.html",
@@ -42,42 +42,42 @@ def _keys_page(
 
 
 async def keys(
-    request: Request, account: CurrentAccount, service: Svc, notice: str = ""
+    request: Request, account: CurrentAccount, resources: Svc, notice: str = ""
 ) -> HTMLResponse:
     shown = notice if notice == "revoked" else None
-    return await run_in_threadpool(lambda: _keys_page(request, service, account, notice=shown))
+    return await run_in_threadpool(lambda: _keys_page(request, resources, account, notice=shown))
 
 
 def _create_key(
-    request: Request, service: Service, account: store.Account, name: str
+    request: Request, resources: Resources, account: store.Account, name: str
 ) -> HTMLResponse:
     try:
-        creds = accounts.create_client(service.db, name, 0, account_id=account.id)
+        creds = accounts.create_client(resources.db, name, 0, account_id=account.id)
     except ValueError:
-        return _keys_page(request, service, account, error="required", status_code=400)
-    return _keys_page(request, service, account, created=creds, created_name=name.strip())
+        return _keys_page(request, resources, account, error="required", status_code=400)
+    return _keys_page(request, resources, account, created=creds, created_name=name.strip())
 
 
 async def create_key(
-    request: Request, form: PostedForm, account: CurrentAccount, service: Svc
+    request: Request, form: PostedForm, account: CurrentAccount, resources: Svc
 ) -> HTMLResponse:
     name = form.get("name")
     return await run_in_threadpool(
-        _create_key, request, service, account, name if isinstance(name, str) else ""
+        _create_key, request, resources, account, name if isinstance(name, str) else ""
     )
 
 
 async def revoke_key(
-    request: Request, client_id: str, _: PostedForm, account: CurrentAccount, service: Svc
+    request: Request, client_id: str, _: PostedForm, account: CurrentAccount, resources: Svc
 ) -> Response:
-    done = await run_in_threadpool(accounts.revoke_client, service.db, account.id, client_id)
+    done = await run_in_threadpool(accounts.revoke_client, resources.db, account.id, client_id)
     if not done:
         return not_found(request)
     return RedirectResponse("/account/keys?notice=revoked", status_code=303)
 
 
-async def usage(request: Request, account: CurrentAccount, service: Svc) -> HTMLResponse:
-    jobs = await run_in_threadpool(store.jobs, service.db, account.id)
+async def usage(request: Request, account: CurrentAccount, resources: Svc) -> HTMLResponse:
+    jobs = await run_in_threadpool(store.jobs, resources.db, account.id)
     return page(request, "usage.html", jobs=jobs, links=download_links)
 
 
@@ -85,19 +85,19 @@ def account_page(request: Request, account: CurrentAccount) -> HTMLResponse:
     return page(request, "account.html", error=None)
 
 
-def _delete(service: Service, account: store.Account, password: str) -> bool:
+def _delete(resources: Resources, account: store.Account, password: str) -> bool:
     if not passwords.verify(password, account.password_hash):
         return False
-    store.delete_account(service.db, service.store, account.id)
+    store.delete_account(resources.db, resources.blobs, account.id)
     return True
 
 
 async def delete_account(
-    request: Request, form: PostedForm, account: CurrentAccount, service: Svc
+    request: Request, form: PostedForm, account: CurrentAccount, resources: Svc
 ) -> Response:
     password = form.get("password")
     ok = await run_in_threadpool(
-        _delete, service, account, password if isinstance(password, str) else ""
+        _delete, resources, account, password if isinstance(password, str) else ""
     )
     if not ok:
         return page(request, "account.html", status_code=400, error="wrong_password")
@@ -113,15 +113,15 @@ def _legal_text(path: Path | None, default: str) -> list[str]:
     return [" ".join(part.split()) for part in text.split("\n\n") if part.strip()]
 
 
-def terms(request: Request, _: MaybeAccount, service: Svc) -> HTMLResponse:
+def terms(request: Request, _: MaybeAccount, resources: Svc) -> HTMLResponse:
     t = translator(request.state.lang)
-    paragraphs = _legal_text(service.settings.terms_file, t("legal_default_terms"))
+    paragraphs = _legal_text(resources.settings.terms_file, t("legal_default_terms"))
     return page(request, "legal.html", title_key="terms", paragraphs=paragraphs)
 
 
-def privacy(request: Request, _: MaybeAccount, service: Svc) -> HTMLResponse:
+def privacy(request: Request, _: MaybeAccount, resources: Svc) -> HTMLResponse:
     t = translator(request.state.lang)
-    paragraphs = _legal_text(service.settings.privacy_file, t("legal_default_privacy"))
+    paragraphs = _legal_text(resources.settings.privacy_file, t("legal_default_privacy"))
     return page(request, "legal.html", title_key="privacy", paragraphs=paragraphs)
 
 

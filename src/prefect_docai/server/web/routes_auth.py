@@ -13,7 +13,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
-from prefect_docai.server.service import Service
+from prefect_docai.server.resources import Resources
 from prefect_docai.server.throttle import Bucket
 from prefect_docai.server.web import mails, passwords, store
 from prefect_docai.server.web.deps import MaybeAccount, PostedForm, Svc, client_address
@@ -62,8 +62,8 @@ def _email_key(prefix: str, email: str) -> str:
     return f"{prefix}:{store.digest(email)[:40]}"
 
 
-def _login_buckets(service: Service, email: str, address: str) -> list[Bucket]:
-    settings = service.settings
+def _login_buckets(resources: Resources, email: str, address: str) -> list[Bucket]:
+    settings = resources.settings
     return [
         Bucket(
             _email_key("login-email", email),
@@ -91,7 +91,7 @@ def signup_form(request: Request, account: MaybeAccount) -> Response:
 
 
 def _signup(
-    service: Service, request: Request, form: PostedForm
+    resources: Resources, request: Request, form: PostedForm
 ) -> tuple[str | None, dict[str, str]]:
     values = {name: _text(form, name, 100) for name in ("first_name", "last_name")}
     values["email"] = _text(form, "email")
@@ -109,45 +109,45 @@ def _signup(
     lang = request.state.lang
     address = client_address(request)
     buckets = _mail_buckets("signup", email, address)
-    wait = service.throttle.wait(buckets)
+    wait = resources.throttle.wait(buckets)
     if wait > 0:
         return "too_many:" + str(_minutes(wait)), values
-    service.throttle.spend(buckets)
+    resources.throttle.spend(buckets)
     password_hash = passwords.hash_password(password)
     account_id = store.create_account(
-        service.db, email, values["first_name"], values["last_name"], password_hash
+        resources.db, email, values["first_name"], values["last_name"], password_hash
     )
     if account_id is not None:
-        token = store.issue_link(service.db, account_id, store.CONFIRM)
+        token = store.issue_link(resources.db, account_id, store.CONFIRM)
         mails.send(
-            service,
+            resources,
             lang,
             email,
             "confirm",
             name=values["first_name"],
-            link=mails.link(service, request, "/confirm", token),
+            link=mails.link(resources, request, "/confirm", token),
         )
         return None, values
-    existing = store.by_email(service.db, email)
+    existing = store.by_email(resources.db, email)
     if existing is not None and not existing.confirmed:
-        token = store.issue_link(service.db, existing.id, store.CONFIRM)
+        token = store.issue_link(resources.db, existing.id, store.CONFIRM)
         mails.send(
-            service,
+            resources,
             lang,
             email,
             "confirm",
             name=existing.first_name,
-            link=mails.link(service, request, "/confirm", token),
+            link=mails.link(resources, request, "/confirm", token),
         )
     else:
         mails.send(
-            service, lang, email, "exists", link=f"{mails.base_url(service, request)}/forgot"
+            resources, lang, email, "exists", link=f"{mails.base_url(resources, request)}/forgot"
         )
     return None, values
 
 
-async def signup(request: Request, form: PostedForm, service: Svc) -> Response:
-    error, values = await run_in_threadpool(_signup, service, request, form)
+async def signup(request: Request, form: PostedForm, resources: Svc) -> Response:
+    error, values = await run_in_threadpool(_signup, resources, request, form)
     if error is None:
         return page(
             request,
@@ -169,16 +169,16 @@ async def signup(request: Request, form: PostedForm, service: Svc) -> Response:
     )
 
 
-def _confirm(service: Service, token: str) -> bool:
-    account_id = store.use_link(service.db, token, store.CONFIRM)
+def _confirm(resources: Resources, token: str) -> bool:
+    account_id = store.use_link(resources.db, token, store.CONFIRM)
     if account_id is None:
         return False
-    store.confirm(service.db, account_id, service.settings.signup_credits)
+    store.confirm(resources.db, account_id, resources.settings.signup_credits)
     return True
 
 
-async def confirm(request: Request, service: Svc, _: MaybeAccount, token: str = "") -> Response:
-    ok = bool(token) and len(token) <= 100 and await run_in_threadpool(_confirm, service, token)
+async def confirm(request: Request, resources: Svc, _: MaybeAccount, token: str = "") -> Response:
+    ok = bool(token) and len(token) <= 100 and await run_in_threadpool(_confirm, resources, token)
     if not ok:
         return page(
             request,
@@ -208,39 +208,39 @@ def login_form(
     )
 
 
-def _login(service: Service, request: Request, email: str, password: str) -> tuple[str, str]:
+def _login(resources: Resources, request: Request, email: str, password: str) -> tuple[str, str]:
     """("ok", session token) or (error key, minutes)."""
-    buckets = _login_buckets(service, email, client_address(request))
-    wait = service.throttle.wait(buckets)
+    buckets = _login_buckets(resources, email, client_address(request))
+    wait = resources.throttle.wait(buckets)
     if wait > 0:
         return "too_many", str(_minutes(wait))
-    account = store.by_email(service.db, email) if email else None
+    account = store.by_email(resources.db, email) if email else None
     if not passwords.verify(password, account.password_hash if account else None):
-        service.throttle.spend(buckets)
+        resources.throttle.spend(buckets)
         return "login_failed", ""
     assert account is not None
     if not account.confirmed:
-        token = store.issue_link(service.db, account.id, store.CONFIRM)
+        token = store.issue_link(resources.db, account.id, store.CONFIRM)
         mails.send(
-            service,
+            resources,
             request.state.lang,
             account.email,
             "confirm",
             name=account.first_name,
-            link=mails.link(service, request, "/confirm", token),
+            link=mails.link(resources, request, "/confirm", token),
         )
         return "login_unconfirmed", ""
-    return "ok", store.start_session(service.db, account.id, service.settings.session_ttl)
+    return "ok", store.start_session(resources.db, account.id, resources.settings.session_ttl)
 
 
-async def login(request: Request, form: PostedForm, service: Svc) -> Response:
+async def login(request: Request, form: PostedForm, resources: Svc) -> Response:
     raw_email = _text(form, "email")
     email = normalize_email(raw_email) or ""
-    outcome, value = await run_in_threadpool(_login, service, request, email, _password(form))
+    outcome, value = await run_in_threadpool(_login, resources, request, email, _password(form))
     next_path = safe_next(_text(form, "next", 500))
     if outcome == "ok":
         response = RedirectResponse(next_path, status_code=303)
-        set_cookie(response, request, SESSION_COOKIE, value, service.settings.session_ttl)
+        set_cookie(response, request, SESSION_COOKIE, value, resources.settings.session_ttl)
         return response
     return page(
         request,
@@ -254,10 +254,10 @@ async def login(request: Request, form: PostedForm, service: Svc) -> Response:
     )
 
 
-async def logout(request: Request, _: PostedForm, service: Svc) -> Response:
+async def logout(request: Request, _: PostedForm, resources: Svc) -> Response:
     token = request.cookies.get(SESSION_COOKIE)
     if token:
-        await run_in_threadpool(store.end_session, service.db, token)
+        await run_in_threadpool(store.end_session, resources.db, token)
     response = RedirectResponse("/login?notice=logged_out", status_code=303)
     response.delete_cookie(SESSION_COOKIE, path="/")
     return response
@@ -270,32 +270,32 @@ def forgot_form(request: Request, _: MaybeAccount) -> HTMLResponse:
     return page(request, "forgot.html", error=None, email="")
 
 
-def _forgot(service: Service, request: Request, email: str) -> str | None:
+def _forgot(resources: Resources, request: Request, email: str) -> str | None:
     buckets = _mail_buckets("reset", email, client_address(request))
-    wait = service.throttle.wait(buckets)
+    wait = resources.throttle.wait(buckets)
     if wait > 0:
         return str(_minutes(wait))
-    service.throttle.spend(buckets)
-    account = store.by_email(service.db, email)
+    resources.throttle.spend(buckets)
+    account = store.by_email(resources.db, email)
     if account is not None and account.password_hash is not None:
-        token = store.issue_link(service.db, account.id, store.RESET)
+        token = store.issue_link(resources.db, account.id, store.RESET)
         mails.send(
-            service,
+            resources,
             request.state.lang,
             email,
             "reset",
             name=account.first_name,
-            link=mails.link(service, request, "/reset", token),
+            link=mails.link(resources, request, "/reset", token),
         )
     return None
 
 
-async def forgot(request: Request, form: PostedForm, service: Svc) -> Response:
+async def forgot(request: Request, form: PostedForm, resources: Svc) -> Response:
     raw = _text(form, "email")
     email = normalize_email(raw)
     if email is None:
         return page(request, "forgot.html", status_code=400, error="email_invalid", email=raw)
-    minutes = await run_in_threadpool(_forgot, service, request, email)
+    minutes = await run_in_threadpool(_forgot, resources, request, email)
     if minutes is not None:
         return page(
             request, "forgot.html", status_code=429, error="too_many", minutes=minutes, email=raw
@@ -309,11 +309,14 @@ async def forgot(request: Request, form: PostedForm, service: Svc) -> Response:
     )
 
 
-async def reset_form(request: Request, service: Svc, _: MaybeAccount, token: str = "") -> Response:
+async def reset_form(
+    request: Request, resources: Svc, _: MaybeAccount, token: str = ""
+) -> Response:
     valid = bool(token) and len(token) <= 100
     if valid:
         valid = (
-            await run_in_threadpool(store.link_account, service.db, token, store.RESET) is not None
+            await run_in_threadpool(store.link_account, resources.db, token, store.RESET)
+            is not None
         )
     if not valid:
         return page(
@@ -326,26 +329,26 @@ async def reset_form(request: Request, service: Svc, _: MaybeAccount, token: str
     return page(request, "reset.html", token=token, error=None)
 
 
-def _reset(service: Service, token: str, password: str) -> str | None:
-    account_id = store.link_account(service.db, token, store.RESET)
+def _reset(resources: Resources, token: str, password: str) -> str | None:
+    account_id = store.link_account(resources.db, token, store.RESET)
     if account_id is None:
         return "link_invalid"
-    account = store.by_id(service.db, account_id)
+    account = store.by_id(resources.db, account_id)
     problem = passwords.problem(password, account.email if account else "")
     if problem is not None:
         return problem
     password_hash = passwords.hash_password(password)
-    if store.use_link(service.db, token, store.RESET) != account_id:
+    if store.use_link(resources.db, token, store.RESET) != account_id:
         return "link_invalid"
-    store.set_password(service.db, account_id, password_hash)
+    store.set_password(resources.db, account_id, password_hash)
     # The link came by mail, so the address is confirmed as well.
-    store.confirm(service.db, account_id, service.settings.signup_credits)
+    store.confirm(resources.db, account_id, resources.settings.signup_credits)
     return None
 
 
-async def reset(request: Request, form: PostedForm, service: Svc) -> Response:
+async def reset(request: Request, form: PostedForm, resources: Svc) -> Response:
     token = _text(form, "token", 100)
-    error = await run_in_threadpool(_reset, service, token, _password(form))
+    error = await run_in_threadpool(_reset, resources, token, _password(form))
     if error == "link_invalid":
         return page(
             request,

@@ -12,9 +12,9 @@ from starlette.concurrency import run_in_threadpool
 
 from prefect_docai.models.tools import Tool
 from prefect_docai.server.api import results, uploads
-from prefect_docai.server.auth import Principal
+from prefect_docai.server.api.deps import Principal
 from prefect_docai.server.problems import Problem
-from prefect_docai.server.service import Service
+from prefect_docai.server.resources import Resources
 from prefect_docai.server.web import store, views
 from prefect_docai.server.web.deps import CurrentAccount, MaybeAccount, Svc, check_csrf
 from prefect_docai.server.web.i18n import translator
@@ -33,27 +33,31 @@ SLUG_OF = {tool: slug for slug, tool in SLUGS.items()}
 _LANGUAGE_TOOLS = (Tool.ICR, Tool.TABLE_EXTRACTION)
 
 
-def home(request: Request, _: MaybeAccount, service: Svc) -> HTMLResponse:
-    return page(request, "home.html", tools=SLUGS, signup_credits=service.settings.signup_credits)
+def home(request: Request, _: MaybeAccount, resources: Svc) -> HTMLResponse:
+    return page(request, "home.html", tools=SLUGS, signup_credits=resources.settings.signup_credits)
 
 
-def tools(request: Request, _: CurrentAccount, service: Svc) -> HTMLResponse:
-    return home(request, _, service)
+def tools(request: Request, _: CurrentAccount, resources: Svc) -> HTMLResponse:
+    return home(request, _, resources)
 
 
-def _megabytes(service: Service) -> str:
-    return f"{service.settings.max_upload_bytes / 1_000_000:g}"
+def _megabytes(resources: Resources) -> str:
+    return f"{resources.settings.max_upload_bytes / 1_000_000:g}"
 
 
-def tool_page(request: Request, slug: str, _: CurrentAccount, service: Svc) -> HTMLResponse:
+def tool_page(request: Request, slug: str, _: CurrentAccount, resources: Svc) -> HTMLResponse:
     tool = SLUGS.get(slug)
     if tool is None:
         return not_found(request)
-    return _tool_page(request, service, tool)
+    return _tool_page(request, resources, tool)
 
 
 def _tool_page(
-    request: Request, service: Service, tool: Tool, error: str | None = None, status_code: int = 200
+    request: Request,
+    resources: Resources,
+    tool: Tool,
+    error: str | None = None,
+    status_code: int = 200,
 ) -> HTMLResponse:
     return page(
         request,
@@ -62,18 +66,18 @@ def _tool_page(
         tool=tool,
         slug=SLUG_OF[tool],
         error=error,
-        mb=_megabytes(service),
-        limit=service.settings.max_upload_bytes,
+        mb=_megabytes(resources),
+        limit=resources.settings.max_upload_bytes,
         languages=tool in _LANGUAGE_TOOLS,
     )
 
 
-def plain_words(problem: Problem, lang: str, service: Service) -> str:
+def plain_words(problem: Problem, lang: str, resources: Resources) -> str:
     """The pipeline's error in a sentence for people."""
     t = translator(lang)
     code = problem.code
     if code == "file_too_large":
-        return t("err_file_too_large", mb=_megabytes(service))
+        return t("err_file_too_large", mb=_megabytes(resources))
     if code == "insufficient_credits":
         return t(
             "err_insufficient_credits",
@@ -81,7 +85,7 @@ def plain_words(problem: Problem, lang: str, service: Service) -> str:
             balance=problem.extra.get("balance", "?"),
         )
     if code == "rate_limited":
-        return t("err_rate_limited", rate=f"{service.settings.upload_rate_per_second:g}")
+        return t("err_rate_limited", rate=f"{resources.settings.upload_rate_per_second:g}")
     if code in ("corrupt_pdf", "corrupt_image"):
         return t("err_corrupt")
     key = f"err_{code}"
@@ -90,16 +94,16 @@ def plain_words(problem: Problem, lang: str, service: Service) -> str:
     return t("err_other", detail=problem.detail)
 
 
-async def upload(request: Request, slug: str, account: CurrentAccount, service: Svc) -> Response:
+async def upload(request: Request, slug: str, account: CurrentAccount, resources: Svc) -> Response:
     tool = SLUGS.get(slug)
     if tool is None:
         return not_found(request)
     scripted = request.headers.get("x-requested-with") == "XMLHttpRequest"
     try:
-        form = await uploads.read_form(request, service)
+        form = await uploads.read_form(request, resources)
         check_csrf(request, form)
-        client_id = await run_in_threadpool(store.web_client, service.db, account.id)
-        await uploads.admit(service, client_id, tool, tool.value)
+        client_id = await run_in_threadpool(store.web_client, resources.db, account.id)
+        await uploads.admit(resources, client_id, tool, tool.value)
         query: dict[str, str | None] = {
             "email": None,
             # Every format the tool has, so each download the API offers is there.
@@ -108,25 +112,25 @@ async def upload(request: Request, slug: str, account: CurrentAccount, service: 
             "threshold": None,
         }
         job_id, _ = await uploads.accept(
-            service, Principal(client_id, ("consumption",)), tool, form, query, None
+            resources, Principal(client_id, ("consumption",)), tool, form, query, None
         )
     except Problem as problem:
-        message = plain_words(problem, request.state.lang, service)
+        message = plain_words(problem, request.state.lang, resources)
         if scripted:
             return JSONResponse({"error": message}, status_code=problem.status)
-        return _tool_page(request, service, tool, message, problem.status)
+        return _tool_page(request, resources, tool, message, problem.status)
     target = f"/jobs/{job_id}"
     if scripted:
         return JSONResponse({"redirect": target}, status_code=201)
     return RedirectResponse(target, status_code=303)
 
 
-def _job_view(service: Service, job: store.JobSummary) -> tuple[dict[str, Any] | None, str]:
+def _job_view(resources: Resources, job: store.JobSummary) -> tuple[dict[str, Any] | None, str]:
     """(envelope, state) where state is pending, succeeded, failed or expired."""
     if job.status in ("queued", "processing"):
         return None, "pending"
     try:
-        envelope = results.json_result(service, job.id, job.client_id)
+        envelope = results.json_result(resources, job.id, job.client_id)
     except Problem as problem:
         if problem.code == "job_pending":
             return None, "pending"
@@ -135,12 +139,12 @@ def _job_view(service: Service, job: store.JobSummary) -> tuple[dict[str, Any] |
 
 
 async def job_page(
-    request: Request, job_id: str, account: CurrentAccount, service: Svc
+    request: Request, job_id: str, account: CurrentAccount, resources: Svc
 ) -> HTMLResponse:
-    job = await run_in_threadpool(store.job, service.db, account.id, job_id[:64])
+    job = await run_in_threadpool(store.job, resources.db, account.id, job_id[:64])
     if job is None:
         return not_found(request)
-    envelope, state = await run_in_threadpool(_job_view, service, job)
+    envelope, state = await run_in_threadpool(_job_view, resources, job)
     lang = request.state.lang
     view = views.build(job.tool, (envelope or {}).get("result"), translator(lang), lang)
     error = (envelope or {}).get("error") or {}
@@ -157,22 +161,22 @@ async def job_page(
     )
 
 
-def _download(service: Service, job: store.JobSummary, kind: str) -> tuple[bytes, str, str]:
+def _download(resources: Resources, job: store.JobSummary, kind: str) -> tuple[bytes, str, str]:
     if kind == "ZIP":
-        data, name = results.zip_result(service, job.id, job.client_id)
+        data, name = results.zip_result(resources, job.id, job.client_id)
         return data, "application/zip", name
-    return results.file_result(service, job.id, job.client_id, kind)
+    return results.file_result(resources, job.id, job.client_id, kind)
 
 
 async def download(
-    request: Request, job_id: str, kind: str, account: CurrentAccount, service: Svc
+    request: Request, job_id: str, kind: str, account: CurrentAccount, resources: Svc
 ) -> Response:
     kind = kind.upper()
-    job = await run_in_threadpool(store.job, service.db, account.id, job_id[:64])
+    job = await run_in_threadpool(store.job, resources.db, account.id, job_id[:64])
     if job is None or kind not in DOWNLOADS.get(job.tool, ()):
         return not_found(request)
     try:
-        data, media_type, name = await run_in_threadpool(_download, service, job, kind)
+        data, media_type, name = await run_in_threadpool(_download, resources, job, kind)
     except Problem:
         return not_found(request)
     return Response(
