@@ -6,7 +6,9 @@ HTTP exactly as to a remote service.
 
 from __future__ import annotations
 
+import logging
 import shutil
+import sys
 import tempfile
 import threading
 import time
@@ -25,6 +27,30 @@ from prefect_docai.server.db import Database
 from prefect_docai.server.settings import Settings
 
 __all__ = ["ClientCredentials", "EmbeddedService"]
+
+_LOGGING_LOCK = threading.Lock()
+_logging_ready = False
+
+
+def _configure_uvicorn_logging() -> None:
+    """Give uvicorn's loggers a stderr handler once per process, without ``dictConfig``.
+
+    uvicorn's default ``log_config`` runs ``logging.config.dictConfig``, which flushes and
+    closes every handler of the process under the logging module's lock — Prefect's API log
+    handler among them, whose flush waits for a thread that itself needs that lock to log:
+    a run starting the embedded service hung (issue 19.1). So uvicorn gets
+    ``log_config=None`` and this handler instead; nothing else's handlers are touched.
+    """
+    global _logging_ready
+    with _LOGGING_LOCK:
+        if _logging_ready:
+            return
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(levelname)s [docai-embedded] %(message)s"))
+        uvicorn_logger = logging.getLogger("uvicorn")
+        uvicorn_logger.addHandler(handler)
+        uvicorn_logger.propagate = False
+        _logging_ready = True
 
 
 class EmbeddedService:
@@ -62,6 +88,7 @@ class EmbeddedService:
         """Start uvicorn on the loopback port and wait until ``/readyz`` answers 200."""
         if self._thread is not None:
             return self
+        _configure_uvicorn_logging()
         app = create_app(self.settings)
         # uvicorn binds the port itself: handing it a pre-bound socket (``sockets=``) costs
         # ~40 ms per response on Linux loopback here, so port 0 is resolved after startup.
@@ -69,6 +96,7 @@ class EmbeddedService:
             app,
             host=self.host,
             port=self.port,
+            log_config=None,
             log_level="warning",
             access_log=False,
             lifespan="on",
