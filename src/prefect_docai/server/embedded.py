@@ -33,7 +33,7 @@ _logging_ready = False
 
 
 def _configure_uvicorn_logging() -> None:
-    """Give uvicorn's loggers a stderr handler once per process, without ``dictConfig``.
+    """Give uvicorn's loggers a stderr handler (unless they have one), without ``dictConfig``.
 
     uvicorn's default ``log_config`` runs ``logging.config.dictConfig``, which flushes and
     closes every handler of the process under the logging module's lock — Prefect's API log
@@ -45,11 +45,13 @@ def _configure_uvicorn_logging() -> None:
     with _LOGGING_LOCK:
         if _logging_ready:
             return
-        handler = logging.StreamHandler(sys.stderr)
-        handler.setFormatter(logging.Formatter("%(levelname)s [docai-embedded] %(message)s"))
         uvicorn_logger = logging.getLogger("uvicorn")
-        uvicorn_logger.addHandler(handler)
-        uvicorn_logger.propagate = False
+        # Configured already (Prefect's logging config names uvicorn's loggers): keep that.
+        if not uvicorn_logger.handlers:
+            handler = logging.StreamHandler(sys.stderr)
+            handler.setFormatter(logging.Formatter("%(levelname)s [docai-embedded] %(message)s"))
+            uvicorn_logger.addHandler(handler)
+            uvicorn_logger.propagate = False
         _logging_ready = True
 
 
