@@ -6,6 +6,7 @@ Run: ``nice python -m benchmarks.scale [--documents 2000] [--replicas 2] [--dask
 What runs, all on loopback:
 
 * a throwaway PostgreSQL cluster (``tests/api/postgres.py``) and a moto S3 server;
+* a moto S3 server whose conditional PUTs are atomic as on AWS (``tests/moto_s3.py``);
 * ``--replicas`` ``docai serve`` processes on that one database with job blobs in
   ``s3://docai-blobs`` (``DOCAI_DATABASE_URL``, ``DOCAI_STORAGE_URL``), each with
   ``--service-workers`` engine workers and ``DOCAI_UPLOAD_RATE_PER_SECOND=--rate``;
@@ -39,7 +40,6 @@ import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -58,49 +58,6 @@ def _free_port() -> int:
 
 
 # --- infrastructure ------------------------------------------------------------------------
-
-
-@contextlib.contextmanager
-def moto_s3() -> Iterator[dict[str, Any]]:
-    """moto on loopback, threaded, with conditional PUTs made atomic.
-
-    moto checks ``If-None-Match: *`` and then stores the object in two steps; AWS S3 does
-    both at once. A lock around just those requests gives moto S3's atomicity while every
-    other request stays concurrent.
-    """
-    import logging
-
-    from moto.moto_server.werkzeug_app import (
-        DomainDispatcherApplication,
-        MotoRequestHandler,
-        create_backend_app,
-    )
-    from werkzeug.serving import make_server
-
-    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # one line per request otherwise
-    app = DomainDispatcherApplication(create_backend_app)
-    lock = threading.Lock()
-
-    def conditional_atomic(environ: dict[str, Any], start_response: Any) -> Any:
-        if environ.get("HTTP_IF_NONE_MATCH") and environ.get("REQUEST_METHOD") == "PUT":
-            with lock:
-                return list(app(environ, start_response))
-        return app(environ, start_response)
-
-    server = make_server(
-        "127.0.0.1", 0, conditional_atomic, threaded=True, request_handler=MotoRequestHandler
-    )
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield {
-            "endpoint_url": f"http://127.0.0.1:{server.server_port}",
-            "key": "testing",
-            "secret": "testing",
-        }
-    finally:
-        server.shutdown()
-        thread.join()
 
 
 @contextlib.contextmanager
@@ -262,6 +219,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     from tests.api.postgres import start_server
+    from tests.moto_s3 import moto_s3
 
     from benchmarks.reliability import Server
 

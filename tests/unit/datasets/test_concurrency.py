@@ -11,7 +11,6 @@ import json
 import os
 import subprocess
 import sys
-import threading
 import time
 import uuid
 from collections import Counter
@@ -20,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.moto_s3 import moto_s3
 from tests.unit.datasets.racer import outcome
 
 from prefect_docai.datasets import DatasetStore
@@ -77,44 +77,17 @@ def test_processes_racing_on_a_local_destination(tmp_path: Path, writers: int) -
 
 
 @pytest.fixture
-def serial_moto(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, Any]]:
-    """A moto S3 server on loopback that answers one request at a time.
-
-    moto checks ``If-None-Match: *`` and stores the object in two steps, so two of its
-    request threads can both pass the check; AWS S3 makes the conditional PUT atomic.
-    Serving one request at a time gives moto the atomicity S3 has, so the test exercises
-    our protocol rather than moto's thread safety.
-    """
-    from moto.moto_server.werkzeug_app import (
-        DomainDispatcherApplication,
-        MotoRequestHandler,
-        create_backend_app,
-    )
-    from werkzeug.serving import make_server
-
+def s3(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, Any]]:
     monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
-    server = make_server(
-        "127.0.0.1", 0, DomainDispatcherApplication(create_backend_app),
-        threaded=False, request_handler=MotoRequestHandler,
-    )
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield {
-            "endpoint_url": f"http://127.0.0.1:{server.server_port}",
-            "key": "testing",
-            "secret": "testing",
-        }
-    finally:
-        server.shutdown()
-        thread.join()
+    with moto_s3() as options:
+        yield options
 
 
-def test_processes_racing_on_moto_s3(tmp_path: Path, serial_moto: dict[str, Any]) -> None:
+def test_processes_racing_on_moto_s3(tmp_path: Path, s3: dict[str, Any]) -> None:
     import s3fs
 
     bucket = f"race-{uuid.uuid4().hex[:8]}"
-    s3fs.S3FileSystem(**serial_moto).mkdir(bucket)
+    s3fs.S3FileSystem(**s3).mkdir(bucket)
     dest = f"s3://{bucket}/lake"
-    committed = race(dest, 3, tmp_path / "go", serial_moto)
-    assert_exactly_once(DatasetStore(dest, serial_moto), committed)
+    committed = race(dest, 3, tmp_path / "go", s3)
+    assert_exactly_once(DatasetStore(dest, s3), committed)
