@@ -242,7 +242,7 @@ def test_crashed_replica_job_completes_on_another(
         "DOCAI_DATABASE_URL": url,
         "DOCAI_ENGINES": ENGINES,
         "DOCAI_JOB_LEASE_SECONDS": "1",
-        "PYTHONPATH": str(REPO),
+        "PYTHONPATH": os.pathsep.join([str(REPO / "src"), str(REPO)]),
     }
     log_path = tmp_path / "serve.log"
     with log_path.open("wb") as log:

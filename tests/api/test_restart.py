@@ -141,7 +141,7 @@ def test_crash_mid_job_recovers_on_next_start(
         "DOCAI_ENGINES": ENGINES,
         "DOCAI_JOB_LEASE_SECONDS": "1",
         "DOCAI_TEST_RUN_LOG": str(run_log),
-        "PYTHONPATH": str(REPO),
+        "PYTHONPATH": os.pathsep.join([str(REPO / "src"), str(REPO)]),
     }
     log_path = tmp_path / "serve.log"
     with log_path.open("wb") as log:

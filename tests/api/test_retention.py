@@ -117,7 +117,7 @@ def test_upload_stored_by_a_service_killed_before_queueing_it_is_swept(tmp_path:
     data_dir = tmp_path / "data"
     creds = EmbeddedService(data_dir).create_client("crash", credits=5)
     port = _free_port()
-    env = {**os.environ, "DOCAI_ENGINES": ENGINES, "PYTHONPATH": str(REPO)}
+    env = {**os.environ, "DOCAI_ENGINES": ENGINES, "PYTHONPATH": os.pathsep.join([str(REPO / "src"), str(REPO)])}
     log_path = tmp_path / "serve.log"
     with log_path.open("wb") as log:
         server = subprocess.Popen(

@@ -213,6 +213,16 @@ def get_client(db: Database, client_id: str) -> ClientInfo:
         return _info(row[0], row[1])
 
 
+def confirmed_email(db: Database, client_id: str) -> str | None:
+    """The e-mail address the owner of ``client_id``'s account confirmed, if any."""
+    with db.session() as session:
+        return session.scalar(
+            select(AccountRow.email)
+            .join(ClientRow, ClientRow.account_id == AccountRow.id)
+            .where(ClientRow.id == client_id, AccountRow.confirmed_at.is_not(None))
+        )
+
+
 def list_clients(db: Database, account_id: str | None = None) -> list[ClientInfo]:
     """Active API clients (of one account, or all), oldest first."""
     query = (

@@ -14,6 +14,7 @@ from sqlalchemy import (
     DateTime,
     Float,
     ForeignKey,
+    Index,
     Integer,
     String,
     Text,
@@ -110,7 +111,11 @@ class AccountTokenRow(Base):
 
 class JobRow(Base):
     __tablename__ = "jobs"
-    __table_args__ = (UniqueConstraint("client_id", "idempotency_key"),)
+    __table_args__ = (
+        UniqueConstraint("client_id", "idempotency_key"),
+        # The upload rate: a client's latest job of a tool.
+        Index("ix_jobs_client_tool_created", "client_id", "tool", "created_at"),
+    )
 
     id: Mapped[str] = mapped_column(String(64), primary_key=True)
     client_id: Mapped[str] = mapped_column(ForeignKey("clients.id"), index=True)
@@ -168,6 +173,17 @@ class ThrottleRow(Base):
     tokens: Mapped[float] = mapped_column(Float)
     updated: Mapped[float] = mapped_column(Float)
     full_at: Mapped[float] = mapped_column(Float, index=True)
+
+
+class OwnerTurnRow(Base):
+    """Fair scheduling across accounts (every replica claims by it): an account's queued
+    jobs wait until ``turn_at`` (epoch seconds) comes before every other account's; each
+    job it starts moves its turn on by the job's pages."""
+
+    __tablename__ = "owner_turns"
+
+    owner: Mapped[str] = mapped_column(String(64), primary_key=True)
+    turn_at: Mapped[float] = mapped_column(Float)
 
 
 def normalize_url(url: str) -> str:

@@ -42,6 +42,7 @@ class JobRunner:
         self.settings = resources.settings
         self._wake = asyncio.Event()
         self._running: dict[str, asyncio.Task[None]] = {}
+        self._pages: dict[str, int] = {}
         self._loops: list[asyncio.Task[None]] = []
         self._stopping = False
 
@@ -83,13 +84,15 @@ class JobRunner:
                     # Out of space: queued jobs wait for it (a job run now could not store
                     # its result); the guard has logged it once.
                     free, pause = 0, guard.retry_after
-                if free > 0:
-                    for job_id in await _in_thread(self._claim, free):
-                        task = asyncio.create_task(
-                            self._run_logged(job_id), name=f"docai-job-{job_id}"
-                        )
-                        self._running[job_id] = task
-                        task.add_done_callback(self._finished_callback(job_id))
+                for _ in range(max(0, free)):
+                    claimed = await _in_thread(self._claim)
+                    if claimed is None:
+                        break
+                    job_id, pages = claimed
+                    task = asyncio.create_task(self._run_logged(job_id), name=f"docai-job-{job_id}")
+                    self._running[job_id] = task
+                    self._pages[job_id] = pages
+                    task.add_done_callback(self._finished_callback(job_id))
             except Exception as exc:
                 if is_disk_full(exc):
                     guard.report(exc)
@@ -105,6 +108,7 @@ class JobRunner:
 
     def _finished(self, job_id: str) -> None:
         self._running.pop(job_id, None)
+        self._pages.pop(job_id, None)
         if not self._stopping:
             self._wake.set()
 
@@ -124,10 +128,19 @@ class JobRunner:
     def _lease(self) -> timedelta:
         return timedelta(seconds=self.settings.job_lease_seconds)
 
-    def _claim(self, limit: int) -> list[str]:
-        """Move up to ``limit`` queued jobs to processing under this runner's lease."""
-        return jobstore.claim_queued(
-            self.resources.db, self.resources.instance_id, limit, self._lease
+    def _claim(self) -> tuple[str, int] | None:
+        """The next job, fairly chosen (jobstore.claim_next), under this runner's lease.
+
+        Big jobs (over ``big_job_pages``) get at most ``workers - 1`` workers: with one
+        left, a small job never waits for a big one to end.
+        """
+        big = sum(1 for pages in self._pages.values() if pages > self.settings.big_job_pages)
+        lane = max(1, self.settings.workers - 1)
+        return jobstore.claim_next(
+            self.resources.db,
+            self.resources.instance_id,
+            self._lease,
+            max_pages=self.settings.big_job_pages if big >= lane else None,
         )
 
     def _renew_leases(self) -> None:

@@ -13,14 +13,23 @@ Rows handed out are detached: read them, change nothing through them.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, delete, or_, select, update
+from sqlalchemy import ColumnElement, case, delete, func, or_, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from prefect_docai.server import accounts
-from prefect_docai.server.db import Database, JobFileRow, JobRow, utcnow
+from prefect_docai.server.db import (
+    ClientRow,
+    Database,
+    JobFileRow,
+    JobRow,
+    OwnerTurnRow,
+    utcnow,
+)
 
 ENDED = ("succeeded", "failed")
 LIVE = ("queued", "processing")
@@ -33,6 +42,26 @@ class InsufficientCredits(Exception):
     def __init__(self, balance: int) -> None:
         super().__init__(f"balance {balance}")
         self.balance = balance
+
+
+class RateLimited(Exception):
+    """The client's previous accepted upload of this tool is too recent."""
+
+    def __init__(self, wait: float) -> None:
+        super().__init__(f"wait {wait:.3f} s")
+        self.wait = wait
+
+
+class MailQuotaExceeded(Exception):
+    """The account asked for its quota of mails in the last 24 hours already."""
+
+    def __init__(self, quota: int, wait: float) -> None:
+        super().__init__(f"{quota} mails a day")
+        self.quota = quota
+        self.wait = wait
+
+
+MAIL_WINDOW = timedelta(hours=24)
 
 
 class IdempotencyKeyTaken(Exception):
@@ -49,24 +78,79 @@ def find_by_idempotency_key(db: Database, client_id: str, key: str) -> JobRow | 
         )
 
 
-def charge_and_insert(db: Database, job: JobRow) -> None:
+def upload_wait(db: Database, client_id: str, tool: str, interval: float) -> float:
+    """Seconds until ``client_id`` may upload to ``tool`` again (0: now): uploads are
+    ``interval`` seconds apart, counted from the latest accepted one."""
+    with db.engine.connect() as connection:
+        latest = connection.scalar(_latest_upload(client_id, tool))
+    return _wait(latest, interval)
+
+
+def _latest_upload(client_id: str, tool: str) -> Any:
+    return select(func.max(JobRow.created_at)).where(
+        JobRow.client_id == client_id, JobRow.tool == tool
+    )
+
+
+def _wait(latest: datetime | None, interval: float) -> float:
+    if latest is None:
+        return 0.0
+    if latest.tzinfo is None:  # a Core scalar skips the column type's conversion on SQLite
+        latest = latest.replace(tzinfo=UTC)
+    return max(0.0, (latest + timedelta(seconds=interval) - utcnow()).total_seconds())
+
+
+def charge_and_insert(
+    db: Database, job: JobRow, *, interval: float = 0.0, mail_quota: int | None = None
+) -> None:
     """Reserve ``job.credits_charged`` from its client and insert the queued job, in one
     transaction. Raises ``accounts.UnknownClientError`` (client gone or revoked),
-    :class:`InsufficientCredits`, or :class:`IdempotencyKeyTaken` when a concurrent upload
-    with the same key won."""
+    :class:`InsufficientCredits`, :class:`RateLimited` (an accepted upload of the same
+    client and tool less than ``interval`` seconds ago), :class:`MailQuotaExceeded` (a job
+    with ``email`` past the account's ``mail_quota`` in 24 hours), or
+    :class:`IdempotencyKeyTaken` when a concurrent upload with the same key won.
+
+    Charging first takes the account's row lock (the write lock on SQLite), so the checks
+    after it see every upload committed before, on any replica: the limits are exact, and
+    only accepted uploads count.
+    """
     price = job.credits_charged
     try:
         with db.transaction() as session:
-            # Charging first takes the write lock, so the idempotency check before and the
-            # insert see a consistent table.
             balance = accounts.charge(session, job.client_id, price)
             if balance is not None:
                 raise InsufficientCredits(balance)
+            wait = _wait(session.scalar(_latest_upload(job.client_id, job.tool)), interval)
+            if wait > 0:
+                raise RateLimited(wait)
+            if job.email is not None and mail_quota is not None:
+                _check_mail_quota(session, job.client_id, mail_quota)
             session.add(job)
     except IntegrityError as exc:
         if job.idempotency_key is None:
             raise
         raise IdempotencyKeyTaken(job.idempotency_key) from exc
+
+
+def _check_mail_quota(session: Session, client_id: str, quota: int) -> None:
+    since = utcnow() - MAIL_WINDOW
+    account = select(ClientRow.account_id).where(ClientRow.id == client_id).scalar_subquery()
+    # email_status stays when a job is anonymised (email cleared): it still counts.
+    mailed = (
+        select(JobRow.created_at)
+        .join(ClientRow, ClientRow.id == JobRow.client_id)
+        .where(
+            ClientRow.account_id == account,
+            JobRow.created_at >= since,
+            or_(JobRow.email.is_not(None), JobRow.email_status.is_not(None)),
+        )
+        .order_by(JobRow.created_at.desc())
+        .limit(quota)
+    )
+    times = list(session.scalars(mailed))
+    if len(times) >= quota:
+        oldest = times[-1] if times else utcnow()
+        raise MailQuotaExceeded(quota, (oldest + MAIL_WINDOW - utcnow()).total_seconds())
 
 
 # --- reading jobs -----------------------------------------------------------------------
@@ -109,33 +193,47 @@ def get_client_job(
 # --- the queue and leases ----------------------------------------------------------------
 
 
-def claim_queued(db: Database, owner: str, limit: int, lease: timedelta) -> list[str]:
-    """Move up to ``limit`` queued jobs to processing under ``owner``'s lease.
+def claim_next(
+    db: Database, owner: str, lease: timedelta, *, max_pages: int | None = None
+) -> tuple[str, int] | None:
+    """Move the next queued job, fairly chosen, to processing under ``owner``'s lease;
+    returns (job id, pages), or None when nothing (of at most ``max_pages``) is queued.
 
-    ``SELECT … FOR UPDATE SKIP LOCKED LIMIT n``, then an ``UPDATE`` of exactly those rows,
-    in one transaction: on PostgreSQL replicas sharing the database each lock different
-    queued rows and never wait for each other; SQLite serialises writers and renders no
-    ``FOR UPDATE``. Two statements, not ``UPDATE … WHERE id IN (SELECT … SKIP LOCKED)``:
-    PostgreSQL may run such a subquery more than once, each run skipping the rows the last
-    one locked, and so claim more than ``limit`` jobs (more than there are free workers).
-    The status guard makes a claim of a row that changed meanwhile a no-op.
+    Fair: the job of the account whose turn comes first (``owner_turns``; an account never
+    served comes first), oldest first within an account. Starting a job moves its account's
+    turn on by the job's pages (from now, or from its turn if that is later still), so an
+    account that started 1000 pages waits behind accounts that started a few, and accounts
+    with small jobs take turns. ``FOR UPDATE SKIP LOCKED``: replicas claim different rows;
+    the turn row serialises their claims for one account. One row per claim, in two
+    statements (``SELECT … FOR UPDATE SKIP LOCKED LIMIT 1``, then an ``UPDATE`` of that
+    row): PostgreSQL may rerun an ``IN (SELECT … SKIP LOCKED)`` subquery and so claim more
+    than asked. The status guard makes a claim of a row that changed meanwhile a no-op.
     """
+    turn = (
+        select(OwnerTurnRow.turn_at)
+        .where(OwnerTurnRow.owner == ClientRow.account_id)
+        .correlate(ClientRow)
+        .scalar_subquery()
+    )
+    candidates = (
+        select(JobRow.id, JobRow.page_count, ClientRow.account_id)
+        .join(ClientRow, ClientRow.id == JobRow.client_id)
+        .where(JobRow.status == "queued")
+        .order_by(turn.asc().nulls_first(), JobRow.created_at)
+        .limit(1)
+        .with_for_update(skip_locked=True, of=JobRow)
+    )
+    if max_pages is not None:
+        candidates = candidates.where(JobRow.page_count <= max_pages)
     now = utcnow()
     with db.transaction() as session:
-        queued = list(
-            session.scalars(
-                select(JobRow.id)
-                .where(JobRow.status == "queued")
-                .order_by(JobRow.created_at)
-                .limit(limit)
-                .with_for_update(skip_locked=True)
-            )
-        )
-        if not queued:
-            return []
-        claimed = session.scalars(
+        found = session.execute(candidates).first()
+        if found is None:
+            return None
+        job_id, pages, account = found
+        claimed = session.execute(
             update(JobRow)
-            .where(JobRow.id.in_(queued), JobRow.status == "queued")
+            .where(JobRow.id == job_id, JobRow.status == "queued")
             .values(
                 status="processing",
                 lease_owner=owner,
@@ -143,10 +241,31 @@ def claim_queued(db: Database, owner: str, limit: int, lease: timedelta) -> list
                 started_at=now,
                 attempts=JobRow.attempts + 1,
             )
-            .returning(JobRow.id)
             .execution_options(synchronize_session=False)
         )
-        return list(claimed)
+        if getattr(claimed, "rowcount", 0) != 1:
+            return None
+        epoch = now.timestamp()
+        insert = postgresql.insert if db.is_postgresql else sqlite.insert
+        statement = insert(OwnerTurnRow).values(owner=account, turn_at=epoch + pages)
+        later = case(
+            (OwnerTurnRow.turn_at > epoch, OwnerTurnRow.turn_at), else_=epoch
+        )
+        session.execute(
+            statement.on_conflict_do_update(
+                index_elements=[OwnerTurnRow.owner], set_={"turn_at": later + pages}
+            )
+        )
+        return str(job_id), int(pages)
+
+
+def forget_turns(db: Database) -> int:
+    """Delete turns already past (an account whose turn has come needs no row)."""
+    with db.transaction() as session:
+        result = session.execute(
+            delete(OwnerTurnRow).where(OwnerTurnRow.turn_at < utcnow().timestamp())
+        )
+    return int(getattr(result, "rowcount", 0) or 0)
 
 
 def renew_leases(db: Database, owner: str, job_ids: Sequence[str], lease: timedelta) -> None:
@@ -328,14 +447,26 @@ def mail_sent(db: Database, job_id: str) -> None:
 # --- retention ----------------------------------------------------------------------------
 
 
+def mark_downloaded(db: Database, job_id: str, delete_at: datetime) -> None:
+    """A succeeded job's result was downloaded: delete it at ``delete_at`` (first download
+    only; ``expired_at`` is when its result goes)."""
+    with db.transaction() as session:
+        session.execute(
+            update(JobRow)
+            .where(JobRow.id == job_id, JobRow.status == "succeeded", JobRow.expired_at.is_(None))
+            .values(expired_at=delete_at)
+        )
+
+
 def ended_before(db: Database, cutoff: datetime) -> list[str]:
-    """Ended jobs completed before ``cutoff`` whose mail (if any) is settled."""
+    """Ended jobs completed before ``cutoff``, or downloaded and past their grace window,
+    whose mail (if any) is settled."""
     with db.session() as session:
         return list(
             session.scalars(
                 select(JobRow.id).where(
                     JobRow.status.in_(ENDED),
-                    JobRow.completed_at < cutoff,
+                    or_(JobRow.completed_at < cutoff, JobRow.expired_at <= utcnow()),
                     # A mail still being retried needs the result; it gives up in minutes.
                     or_(
                         JobRow.email_status.is_(None),
@@ -353,8 +484,33 @@ def expire(db: Database, job_id: str) -> None:
         session.execute(
             update(JobRow)
             .where(JobRow.id == job_id, JobRow.status.in_(ENDED))
-            .values(status="expired", expired_at=utcnow())
+            .values(status="expired", expired_at=func.coalesce(JobRow.expired_at, utcnow()))
         )
+
+
+def anonymise_before(db: Database, cutoff: datetime) -> int:
+    """Expired jobs that ended before ``cutoff`` keep only what billing needs (owner, tool,
+    pages, credits, times, outcome code); returns how many were anonymised."""
+    with db.transaction() as session:
+        result = session.execute(
+            update(JobRow)
+            .where(JobRow.status == "expired", JobRow.completed_at < cutoff, JobRow.sha256 != "")
+            .values(
+                file_name="",
+                sha256="",
+                media_type="",
+                size=0,
+                output_formats="",
+                languages="",
+                threshold=None,
+                email=None,
+                email_error=None,
+                error_detail=None,
+                warnings=[],
+            )
+            .execution_options(synchronize_session=False)
+        )
+    return int(getattr(result, "rowcount", 0) or 0)
 
 
 def live_among(db: Database, job_ids: Sequence[str]) -> set[str]:

@@ -15,7 +15,6 @@ from pathlib import Path
 
 from prefect_docai.server.db import Database
 from prefect_docai.server.diskspace import StorageGuard
-from prefect_docai.server.ratelimit import RateLimiter
 from prefect_docai.server.settings import Settings
 from prefect_docai.server.storage import BlobStore, private_dirs
 from prefect_docai.server.throttle import Throttle
@@ -58,7 +57,6 @@ class Resources:
             settings.audience,
             settings.token_ttl,
         )
-        self.rate_limiter = RateLimiter(settings.upload_rate_per_second)
         self.throttle = Throttle(self.db)
         watched = [settings.data_dir]
         if (database := self.db.sqlite_file) is not None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 from prefect_docai.server import jobstore, storage
 from prefect_docai.server.db import utcnow
@@ -58,7 +58,9 @@ class Purger:
             await asyncio.sleep(self.resources.settings.purge_interval)
 
     def purge(self) -> int:
-        """Expire every ended job older than the retention period; returns how many."""
+        """Expire every ended job older than the retention period or downloaded and past
+        its grace window, anonymise the rows and delete the outbox mail older than the
+        retention period; returns how many jobs were expired."""
         db, blobs = self.resources.db, self.resources.blobs
         cutoff = utcnow() - timedelta(seconds=self.resources.settings.result_ttl)
         due = jobstore.ended_before(db, cutoff)
@@ -68,7 +70,22 @@ class Purger:
             blobs.delete_prefix(storage.result_prefix(job_id))
             blobs.delete(storage.input_key(job_id))
             jobstore.expire(db, job_id)
+        jobstore.anonymise_before(db, cutoff)
+        self.sweep_outbox(cutoff)
+        jobstore.forget_turns(db)
         return len(due)
+
+    def sweep_outbox(self, cutoff: datetime) -> int:
+        """Delete outbox messages written before ``cutoff`` (the outbox is a hand-over
+        folder: whatever picks messages up has had the retention period to do it)."""
+        outbox = self.resources.settings.outbox_dir
+        deleted = 0
+        for path in outbox.glob("*.eml*") if outbox.is_dir() else ():
+            with contextlib.suppress(FileNotFoundError):
+                if datetime.fromtimestamp(path.stat().st_mtime, UTC) < cutoff:
+                    path.unlink()
+                    deleted += 1
+        return deleted
 
     def sweep_orphaned_inputs(self) -> int:
         """Delete inputs older than ``orphan_grace`` that no queued or processing job

@@ -48,6 +48,13 @@ class Settings(BaseSettings):
     that needs more fails with ``out_of_memory`` and is refunded. Unset: 80% of the machine's
     memory shared by the workers and the API process; 0: no limit."""
     upload_rate_per_second: float = Field(default=1.0, gt=0)
+    """Accepted uploads per second per client and tool, counted in the database (every
+    replica sees the same count); a refused upload (bad input, no credits) does not count."""
+    max_pages_per_job: int = Field(default=2000, ge=1)
+    """Pages one upload may have; more → 400 ``too_many_pages``, nothing charged."""
+    big_job_pages: int = Field(default=100, ge=1)
+    """A job of more pages is big: big jobs get at most ``workers - 1`` of a replica's
+    workers, so one is always left for small ones."""
     """Uploads per second per client and tool (token bucket, burst 1)."""
     token_failures_burst: int = Field(default=10, ge=1)
     token_failures_per_second: float = Field(default=0.2, gt=0)
@@ -64,6 +71,11 @@ class Settings(BaseSettings):
     ready and no job is claimed, so the jobs already running can still store their results."""
     max_upload_bytes: int = Field(default=10 * 1024 * 1024, gt=0)
     result_ttl: float = Field(default=24 * 3600, gt=0)
+    """Results nobody downloaded, outbox mail and job details are deleted this long after a
+    job ended; the row then keeps only owner, tool, pages, credits and times (billing)."""
+    download_grace: float = Field(default=300.0, ge=0)
+    """A downloaded result is deleted this long after its first download (time to fetch the
+    job's other formats), or at ``result_ttl`` if that comes first."""
     purge_interval: float = Field(default=600, gt=0)
     orphan_grace: float = Field(default=3600, gt=0)
     """An uploaded input no queued or processing job refers to is deleted once it is this
@@ -73,6 +85,12 @@ class Settings(BaseSettings):
     """``smtp://user:pass@host:25``, ``smtp+starttls://…:587`` or ``smtps://…:465``; query
     ``?cafile=/path.pem`` trusts a private CA. Unset: mails go to ``<data_dir>/outbox``."""
     smtp_from: str = "prefect-docai <docai@localhost>"
+    mail_quota: int = Field(default=50, ge=0)
+    """Uploads with ``email`` per account in any 24 hours; more → 429 ``mail_quota_exceeded``."""
+    mail_recipients: str = "*"
+    """Who ``email`` may name, comma-separated: ``*`` anyone, ``@example.com`` a domain,
+    ``name@example.com`` one address, ``confirmed`` the account's own confirmed address.
+    Anything else → 400 ``recipient_not_allowed``."""
     mail_max_attempts: int = Field(default=5, ge=1)
     mail_backoff: float = Field(default=30.0, gt=0)
     """Delay before the first mail retry; doubles per attempt."""

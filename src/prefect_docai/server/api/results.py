@@ -66,11 +66,10 @@ def _check_ready(resources: Resources, job: JobRow) -> None:
             jobStatus=job.status,
             retryAfter=retry,
         )
-    ended = job.completed_at
-    too_old = (
-        ended is not None and ended + timedelta(seconds=resources.settings.result_ttl) < utcnow()
-    )
-    if job.status == "expired" or too_old:
+    ended, now = job.completed_at, utcnow()
+    too_old = ended is not None and ended + timedelta(seconds=resources.settings.result_ttl) < now
+    downloaded_long_ago = job.expired_at is not None and job.expired_at <= now
+    if job.status == "expired" or too_old or downloaded_long_ago:
         raise Problem(
             404,
             "job_expired",
@@ -97,6 +96,13 @@ def _envelope(resources: Resources, job: JobRow) -> dict[str, Any]:
     return build_envelope(job, result, resources.settings.tool_prefix).to_json_dict()
 
 
+def _downloaded(resources: Resources, job: JobRow) -> None:
+    """The first download of a result starts its grace window (DOCAI_DOWNLOAD_GRACE)."""
+    if job.status == "succeeded" and job.expired_at is None:
+        grace = timedelta(seconds=resources.settings.download_grace)
+        jobstore.mark_downloaded(resources.db, job.id, utcnow() + grace)
+
+
 def _fail_if_failed(job: JobRow) -> None:
     if job.status == "failed":
         raise Problem(
@@ -113,7 +119,9 @@ def _fail_if_failed(job: JobRow) -> None:
 def json_result(resources: Resources, job_id: str, client_id: str) -> dict[str, Any]:
     job, _ = _load(resources, job_id, client_id, with_files=False)
     _check_ready(resources, job)
-    return _envelope(resources, job)
+    envelope = _envelope(resources, job)
+    _downloaded(resources, job)
+    return envelope
 
 
 def zip_result(resources: Resources, job_id: str, client_id: str) -> tuple[bytes, str]:
@@ -132,6 +140,7 @@ def zip_result(resources: Resources, job_id: str, client_id: str) -> tuple[bytes
         for file in files:
             name = _unique(file.name, used)
             archive.writestr(name, resources.blobs.get(file.path))
+    _downloaded(resources, job)
     stem = job.file_name.rsplit(".", 1)[0] or "result"
     return buffer.getvalue(), f"{stem}.zip"
 
@@ -162,6 +171,14 @@ def file_result(
         )
     _check_ready(resources, job)
     _fail_if_failed(job)
+    found = _file_content(resources, job, files, wanted)
+    _downloaded(resources, job)
+    return found
+
+
+def _file_content(
+    resources: Resources, job: JobRow, files: list[JobFileRow], wanted: str
+) -> tuple[bytes, str, str]:
     if wanted == "JSON":
         return (
             json.dumps(_envelope(resources, job), ensure_ascii=False).encode(),

@@ -18,7 +18,7 @@ from prefect_docai.engines.base import DocumentError
 from prefect_docai.engines.languages import LanguageError, parse_language_hint
 from prefect_docai.engines.sniff import DocumentInfo, inspect_document
 from prefect_docai.models.tools import Tool
-from prefect_docai.server import accounts, jobstore, storage
+from prefect_docai.server import accounts, jobstore, recipients, storage
 from prefect_docai.server.api.deps import ConsumerDep, Principal, ResourcesDep
 from prefect_docai.server.db import JobRow, utcnow
 from prefect_docai.server.middleware import BodyTooLarge
@@ -69,7 +69,7 @@ RESPONSES: dict[int | str, dict[str, Any]] = {
     400: problem_response(
         "Bad input: `file_missing`, `empty_file`, `corrupt_pdf`, `encrypted_pdf`, `corrupt_image`, "
         "`unsupported_output_format`, `invalid_language`, `invalid_threshold`, `invalid_email`, "
-        "`insufficient_credits`, `invalid_request`."
+        "`insufficient_credits`, `too_many_pages`, `recipient_not_allowed`, `invalid_request`."
     ),
     401: problem_response("Missing, expired or invalid token (`missing_token`, `invalid_token`)."),
     403: problem_response("The token lacks the `consumption` scope (`insufficient_scope`)."),
@@ -80,7 +80,9 @@ RESPONSES: dict[int | str, dict[str, Any]] = {
     413: problem_response("The file is larger than the limit (`file_too_large`)."),
     415: problem_response("The file is not a supported type (`unsupported_media_type`)."),
     429: problem_response(
-        "More than the allowed uploads per second for this tool (`rate_limited`); see `Retry-After`."
+        "More than the allowed uploads per second for this tool (`rate_limited`; only accepted "
+        "uploads count, on every replica), or the account's mails of 24 hours are used up "
+        "(`mail_quota_exceeded`); see `Retry-After`."
     ),
     501: problem_response(
         "The tool's engine is not installed (`engine_not_available`); nothing was charged."
@@ -231,8 +233,27 @@ def _insert_job(
         warnings=[],
         email_attempts=0,
     )
+    settings = resources.settings
     try:
-        jobstore.charge_and_insert(resources.db, job)
+        jobstore.charge_and_insert(
+            resources.db,
+            job,
+            interval=1.0 / settings.upload_rate_per_second,
+            mail_quota=settings.mail_quota,
+        )
+    except jobstore.RateLimited as exc:
+        resources.blobs.delete(storage.input_key(job_id))
+        raise _rate_limited(resources, exc.wait) from None
+    except jobstore.MailQuotaExceeded as exc:
+        resources.blobs.delete(storage.input_key(job_id))
+        raise Problem(
+            429,
+            "mail_quota_exceeded",
+            f"At most {exc.quota} uploads with email per account in 24 hours; nothing was "
+            "charged. Upload without email, or retry later.",
+            headers={"Retry-After": retry_after_header(exc.wait)},
+            limit=exc.quota,
+        ) from None
     except accounts.UnknownClientError:
         resources.blobs.delete(storage.input_key(job_id))
         raise Problem(
@@ -265,13 +286,39 @@ def _insert_job(
     return job_id, False
 
 
+def _rate_limited(resources: Resources, wait: float) -> Problem:
+    rate = resources.settings.upload_rate_per_second
+    return Problem(
+        429,
+        "rate_limited",
+        f"At most {rate:g} upload(s) per second per tool; retry later.",
+        headers={"Retry-After": retry_after_header(wait)},
+    )
+
+
+def _check_recipient(resources: Resources, principal: Principal, address: str) -> None:
+    rule = resources.settings.mail_recipients
+    confirmed = (
+        accounts.confirmed_email(resources.db, principal.client_id)
+        if recipients.needs_confirmed(rule)
+        else None
+    )
+    if not recipients.allowed(address, rule, confirmed):
+        raise Problem(
+            400,
+            "recipient_not_allowed",
+            "This service does not send results to that address (see DOCAI_MAIL_RECIPIENTS).",
+        )
+
+
 def _find_idempotent(
     resources: Resources, client_id: str, key: str, tool: Tool, sha256: str
 ) -> str | None:
     job = jobstore.find_by_idempotency_key(resources.db, client_id, key)
     if job is None:
         return None
-    if job.tool != tool.value or job.sha256 != sha256:
+    # An anonymised job (past the TTL) has no hash left: the key still names it.
+    if job.tool != tool.value or (job.sha256 and job.sha256 != sha256):
         raise Problem(
             409,
             "idempotency_key_reused",
@@ -291,7 +338,13 @@ def _inspect(data: bytes) -> DocumentInfo:
     return inspect_document(data)
 
 
-async def admit(resources: Resources, client_id: str, tool: Tool, tool_name: str) -> None:
+async def admit(
+    resources: Resources,
+    client_id: str,
+    tool: Tool,
+    tool_name: str,
+    idempotency_key: str | None = None,
+) -> None:
     """Checks before the body is read: engine installed, storage free, upload rate."""
     if not engine_available(resources, tool):
         raise Problem(
@@ -301,15 +354,15 @@ async def admit(resources: Resources, client_id: str, tool: Tool, tool_name: str
         )
     if not await run_in_threadpool(resources.storage_guard.ok):
         raise storage_full(resources.storage_guard.retry_after)
-    wait = resources.rate_limiter.acquire(client_id, tool.value)
-    if wait > 0:
-        rate = resources.settings.upload_rate_per_second
-        raise Problem(
-            429,
-            "rate_limited",
-            f"At most {rate:g} upload(s) per second per tool; retry later.",
-            headers={"Retry-After": retry_after_header(wait)},
+    if idempotency_key is None:
+        # A cheap early answer before the body is read; the exact check is the one in the
+        # upload's transaction (a replay with an Idempotency-Key is not new work).
+        interval = 1.0 / resources.settings.upload_rate_per_second
+        wait = await run_in_threadpool(
+            jobstore.upload_wait, resources.db, client_id, tool.value, interval
         )
+        if wait > 0:
+            raise _rate_limited(resources, wait)
 
 
 async def read_form(request: Request, resources: Resources) -> FormData:
@@ -364,6 +417,17 @@ async def accept(
                 else 400
             )
             raise Problem(status, exc.code, exc.detail) from None
+        cap = resources.settings.max_pages_per_job
+        if info.page_count > cap:
+            raise Problem(
+                400,
+                "too_many_pages",
+                f"The document has {info.page_count} pages; at most {cap} per job.",
+                limit=cap,
+                pageCount=info.page_count,
+            )
+        if params.email is not None:
+            await run_in_threadpool(_check_recipient, resources, principal, params.email)
         if info.media_type == "application/xml" and tool not in _XML_TOOLS:
             raise Problem(
                 415,
@@ -401,7 +465,7 @@ async def upload(
     idempotency_key: Annotated[str | None, Header(alias="Idempotency-Key", max_length=200)] = None,
 ) -> JSONResponse:
     tool = resolve_tool(resources, tool_name)
-    await admit(resources, principal.client_id, tool, tool_name)
+    await admit(resources, principal.client_id, tool, tool_name, idempotency_key)
     form = await read_form(request, resources)
     query = {
         "email": email,

@@ -1,0 +1,92 @@
+"""Fair scheduling (issue 18, item 2): owners take turns, a big document cannot take every
+worker, a job has a page cap and a time bound with a clear failure and a refund."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from datetime import datetime
+
+import pytest
+
+from prefect_docai.server.embedded import EmbeddedService
+from tests.api import documents
+from tests.api.conftest import Api, problem
+from tests.api.lifecycle_engine import ENGINES
+
+
+@pytest.fixture(scope="module")
+def one_worker() -> Iterator[EmbeddedService]:
+    with EmbeddedService(workers=1, engines=ENGINES, upload_rate_per_second=1000) as service:
+        yield service
+
+
+def _completed(api: Api, job_id: str) -> datetime:
+    body = api.wait(job_id, timeout=60).json()
+    assert body["status"] == "succeeded", body
+    return datetime.fromisoformat(body["completedAt"])
+
+
+def test_owners_take_turns(one_worker: EmbeddedService) -> None:
+    heavy = Api(one_worker, one_worker.create_client("heavy", credits=100))
+    light = Api(one_worker, one_worker.create_client("light", credits=100))
+    try:
+        backlog = [heavy.job("ToolICR", documents.pdf(f"SLEEP 1 job {i}")) for i in range(4)]
+        mine = light.job("ToolICR", documents.pdf("light job"))
+        done = _completed(light, mine)
+        finished = [_completed(heavy, job_id) for job_id in backlog]
+        # The light client's job ran right after the heavy client's first one, not after
+        # its whole backlog.
+        assert sum(1 for when in finished if when < done) <= 1, (finished, done)
+    finally:
+        heavy.close()
+        light.close()
+
+
+def test_a_big_document_leaves_a_worker_for_others() -> None:
+    with EmbeddedService(
+        workers=2, engines=ENGINES, upload_rate_per_second=1000, big_job_pages=3
+    ) as service:
+        heavy = Api(service, service.create_client("heavy", credits=100))
+        light = Api(service, service.create_client("light", credits=100))
+        try:
+            big = [
+                heavy.job("ToolICR", documents.pdf("SLEEP 8", "b", "c", "d")) for _ in range(2)
+            ]
+            time.sleep(0.5)
+            started = time.monotonic()
+            small = light.job("ToolICR", documents.pdf("small"))
+            assert light.wait(small, timeout=60).json()["status"] == "succeeded"
+            assert time.monotonic() - started < 5.0
+            for job_id in big:
+                assert heavy.wait(job_id, timeout=60).json()["status"] == "succeeded"
+        finally:
+            heavy.close()
+            light.close()
+
+
+def test_pages_per_job_are_capped() -> None:
+    with EmbeddedService(workers=1, engines=ENGINES, max_pages_per_job=3) as service:
+        api = Api(service, service.create_client("cap", credits=100))
+        try:
+            refused = api.upload("ToolICR", documents.pdf("a", "b", "c", "d"))
+            assert refused.status_code == 400, refused.text
+            body = problem(refused)
+            assert body["code"] == "too_many_pages" and body["limit"] == 3
+            assert api.credits() == 100
+            assert api.upload("ToolICR", documents.pdf("a", "b", "c")).status_code == 201
+        finally:
+            api.close()
+
+
+def test_a_job_over_its_time_bound_fails_clearly_and_is_refunded() -> None:
+    with EmbeddedService(workers=1, engines=ENGINES, job_timeout=2) as service:
+        api = Api(service, service.create_client("slow", credits=10))
+        try:
+            job_id = api.job("ToolICR", documents.pdf("SLEEP 30", "two"))
+            body = api.wait(job_id, timeout=60).json()
+            assert body["status"] == "failed" and body["error"]["code"] == "timeout", body
+            assert "2 s" in body["error"]["detail"]
+            assert body["creditsCharged"] == 0 and api.credits() == 10
+        finally:
+            api.close()

@@ -1,0 +1,99 @@
+"""Limits every replica shares (issue 18, item 8): two services on one PostgreSQL database
+see one upload rate per client and tool, one token-failure throttle and one turn order."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from prefect_docai.server.embedded import EmbeddedService
+from tests.api import documents
+from tests.api.conftest import Api, problem
+from tests.api.lifecycle_engine import ENGINES
+from tests.api.postgres import PostgresServer, start_server
+
+
+@pytest.fixture(scope="module")
+def postgres() -> Iterator[PostgresServer]:
+    server = start_server()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def replicas(postgres: PostgresServer, tmp_path: Path) -> Iterator[tuple[EmbeddedService, ...]]:
+    common: dict[str, Any] = {
+        "workers": 1,
+        "engines": ENGINES,
+        "database_url": postgres.url(postgres.create_database()),
+        "token_failures_burst": 4,
+        "token_failures_per_second": 0.2,
+    }
+    data_dir = tmp_path / "shared"  # one storage folder and signing key for both
+    with EmbeddedService(data_dir, **common) as first, EmbeddedService(data_dir, **common) as second:
+        yield first, second
+
+
+def test_the_upload_rate_is_one_across_replicas(replicas: tuple[EmbeddedService, ...]) -> None:
+    first, second = replicas
+    creds = first.create_client("shared", credits=100)
+    one, two = Api(first, creds), Api(second, creds)
+    try:
+        assert one.upload("ToolICR", documents.pdf("on the first")).status_code == 201
+        other = two.upload("ToolICR", documents.pdf("on the second"))
+        assert other.status_code == 429, other.text
+        assert problem(other)["code"] == "rate_limited"
+    finally:
+        one.close()
+        two.close()
+
+
+def test_token_failures_add_up_across_replicas(replicas: tuple[EmbeddedService, ...]) -> None:
+    creds = replicas[0].create_client("victim", credits=0)
+    statuses = []
+    for attempt in range(5):
+        service = replicas[attempt % 2]
+        response = httpx.post(
+            service.token_url,
+            data={
+                "grant_type": "client_credentials",
+                "client_id": creds.client_id,
+                "client_secret": "guess",
+            },
+        )
+        statuses.append(response.status_code)
+    assert statuses == [401, 401, 401, 401, 429]
+
+
+def test_owners_take_turns_across_replicas(replicas: tuple[EmbeddedService, ...]) -> None:
+    first, second = replicas
+    heavy_creds = first.create_client("heavy", credits=100)
+    light_creds = first.create_client("light", credits=100)
+    heavy = [Api(first, heavy_creds), Api(second, heavy_creds)]
+    light = Api(second, light_creds)
+    try:
+        backlog = []
+        for i in range(6):
+            api = heavy[i % 2]
+            while (response := api.upload("ToolICR", documents.pdf(f"SLEEP 1 #{i}"))).status_code == 429:
+                time.sleep(0.2)
+            assert response.status_code == 201, response.text
+            backlog.append(response.json()["jobId"])
+        mine = light.job("ToolICR", documents.pdf("light"))
+        done = datetime.fromisoformat(light.wait(mine, timeout=60).json()["completedAt"])
+        finished = [
+            datetime.fromisoformat(heavy[0].wait(job_id, timeout=60).json()["completedAt"])
+            for job_id in backlog
+        ]
+        # Two workers over both replicas: at most the two heavy jobs running (and their
+        # successors started before the light upload) finish first, not the whole backlog.
+        assert sum(1 for when in finished if when < done) <= 3, (finished, done)
+    finally:
+        for api in [*heavy, light]:
+            api.close()
