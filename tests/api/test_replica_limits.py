@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -27,11 +26,18 @@ def postgres() -> Iterator[PostgresServer]:
 
 
 @pytest.fixture
-def replicas(postgres: PostgresServer, tmp_path: Path) -> Iterator[tuple[EmbeddedService, ...]]:
+def database(postgres: PostgresServer) -> str:
+    return postgres.create_database()
+
+
+@pytest.fixture
+def replicas(
+    postgres: PostgresServer, database: str, tmp_path: Path
+) -> Iterator[tuple[EmbeddedService, ...]]:
     common: dict[str, Any] = {
         "workers": 1,
         "engines": ENGINES,
-        "database_url": postgres.url(postgres.create_database()),
+        "database_url": postgres.url(database),
         "token_failures_burst": 4,
         "token_failures_per_second": 0.2,
     }
@@ -71,7 +77,9 @@ def test_token_failures_add_up_across_replicas(replicas: tuple[EmbeddedService, 
     assert statuses == [401, 401, 401, 401, 429]
 
 
-def test_owners_take_turns_across_replicas(replicas: tuple[EmbeddedService, ...]) -> None:
+def test_owners_take_turns_across_replicas(
+    replicas: tuple[EmbeddedService, ...], postgres: PostgresServer, database: str
+) -> None:
     first, second = replicas
     heavy_creds = first.create_client("heavy", credits=100)
     light_creds = first.create_client("light", credits=100)
@@ -81,19 +89,26 @@ def test_owners_take_turns_across_replicas(replicas: tuple[EmbeddedService, ...]
         backlog = []
         for i in range(6):
             api = heavy[i % 2]
-            while (response := api.upload("ToolICR", documents.pdf(f"SLEEP 1 #{i}"))).status_code == 429:
+            while (response := api.upload("ToolICR", documents.pdf(f"SLEEP 3 #{i}"))).status_code == 429:
                 time.sleep(0.2)
             assert response.status_code == 201, response.text
             backlog.append(response.json()["jobId"])
         mine = light.job("ToolICR", documents.pdf("light"))
-        done = datetime.fromisoformat(light.wait(mine, timeout=60).json()["completedAt"])
-        finished = [
-            datetime.fromisoformat(heavy[0].wait(job_id, timeout=60).json()["completedAt"])
+        assert light.wait(mine, timeout=60).json()["status"] == "succeeded"
+        for job_id in backlog:
+            assert heavy[0].wait(job_id, timeout=120).json()["status"] == "succeeded"
+        rows = postgres.query(database, "SELECT id, created_at, started_at FROM jobs")
+        times = {job_id: (created, started) for job_id, created, started in rows}
+        light_created, light_started = times[mine]
+        # No heavy job that was still waiting when the light one arrived started before it.
+        overtaking = [
+            job_id
             for job_id in backlog
+            if times[job_id][1] > light_created and times[job_id][1] < light_started
         ]
-        # Two workers over both replicas: at most the two heavy jobs running (and their
-        # successors started before the light upload) finish first, not the whole backlog.
-        assert sum(1 for when in finished if when < done) <= 3, (finished, done)
+        assert not overtaking, (overtaking, times)
+        # And the heavy client's backlog was really still queued then (the test means it).
+        assert sum(1 for job_id in backlog if times[job_id][1] > light_created) >= 1
     finally:
         for api in [*heavy, light]:
             api.close()

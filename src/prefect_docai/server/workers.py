@@ -109,6 +109,14 @@ def run_engine(engine_path: str, data: bytes, options: EngineOptions) -> WorkOut
         )
 
 
+_START_TIMEOUT = 300.0
+"""Seconds a new worker process may take to start (spawn and import) on a loaded machine."""
+
+
+def _warm() -> bool:
+    return True
+
+
 class WorkerPool:
     """``size`` worker slots, each a one-process ``ProcessPoolExecutor`` of its own.
 
@@ -128,19 +136,39 @@ class WorkerPool:
         self._free = list(range(size))
         self._lock = threading.Lock()
 
-    def _take(self) -> tuple[int, ProcessPoolExecutor]:
-        with self._lock:
-            if not self._free:
-                raise WorkerCrashed("every worker is busy; retry")
-            slot = self._free.pop()
-            executor = self._slots[slot]
-            if executor is None:
-                executor = self._slots[slot] = ProcessPoolExecutor(
-                    max_workers=1,
-                    mp_context=self._context,
-                    initializer=_init_worker,
-                    initargs=(os.getpid(), self.memory_limit),
-                )
+    async def _take(self) -> tuple[int, ProcessPoolExecutor]:
+        """A free slot and its executor, started and warm (its process spawned): the job's
+        time bound then measures the engine, not a process start on a busy machine."""
+        while True:
+            with self._lock:
+                slot = self._free.pop() if self._free else None
+                executor = None if slot is None else self._slots[slot]
+                cold = slot is not None and executor is None
+                if slot is not None and executor is None:
+                    executor = self._slots[slot] = ProcessPoolExecutor(
+                        max_workers=1,
+                        mp_context=self._context,
+                        initializer=_init_worker,
+                        initargs=(os.getpid(), self.memory_limit),
+                    )
+            if slot is None or executor is None:
+                # The runner claims no more jobs than there are workers; should one more
+                # come, it waits for a worker instead of failing.
+                await asyncio.sleep(0.05)
+                continue
+            if cold:
+                try:
+                    await asyncio.wait_for(
+                        asyncio.wrap_future(executor.submit(_warm)), _START_TIMEOUT
+                    )
+                except asyncio.CancelledError:
+                    self._discard(slot, executor)
+                    self._give_back(slot)
+                    raise
+                except Exception:
+                    self._discard(slot, executor)
+                    self._give_back(slot)
+                    raise WorkerCrashed("a worker process could not start") from None
             return slot, executor
 
     def _give_back(self, slot: int) -> None:
@@ -150,7 +178,7 @@ class WorkerPool:
     async def run(
         self, engine_path: str, data: bytes, options: EngineOptions, timeout: float
     ) -> WorkOutcome:
-        slot, executor = self._take()
+        slot, executor = await self._take()
         try:
             try:
                 future: Future[WorkOutcome] = executor.submit(
