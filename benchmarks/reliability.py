@@ -735,6 +735,93 @@ SCENARIOS: dict[str, Callable[..., dict[str, Any]]] = {
 }
 
 
+def _summary(scenarios: dict[str, Any]) -> list[str]:
+    """One line per scenario with the figures that answer its question."""
+
+    def get(name: str, *path: str) -> Any:
+        value: Any = scenarios.get(name, {})
+        for key in path:
+            value = value.get(key) if isinstance(value, dict) else None
+        return value
+
+    rows: list[tuple[str, str, str]] = []
+    if "brute_force" in scenarios:
+        rows.append((
+            "token endpoint under brute force",
+            f"{get('brute_force', 'requests_per_s')} wrong-secret requests/s sent",
+            f"{get('brute_force', 'secret_checks_per_s')} secret checks/s reached; rightful "
+            f"client in again {get('brute_force', 'rightful_client_waited_s')} s after it stopped",
+        ))
+    if "log_forgery" in scenarios:
+        rows.append((
+            "CR LF in a URL path",
+            "access log",
+            f"{get('log_forgery', 'forged_lines')} forged lines",
+        ))
+    if "rejected_upload" in scenarios:
+        rows.append((
+            "valid upload right after a 400",
+            "status",
+            str(get("rejected_upload", "valid_right_after")),
+        ))
+    if "hostile" in scenarios:
+        inputs = get("hostile", "inputs") or []
+        rows.append((
+            f"hostile corpus ({len(inputs)} inputs, real engines)",
+            "5xx / leaked /etc/passwd",
+            f"{get('hostile', 'server_errors')} / {get('hostile', 'leaks')}",
+        ))
+    if "memory" in scenarios:
+        rows.append((
+            "4 x 14000x14000 PNG at once",
+            "peak worker RSS / other job",
+            f"{get('memory', 'peak_workers_rss_mb')} MB / {get('memory', 'other_job')} in "
+            f"{get('memory', 'other_job_seconds')} s",
+        ))
+    if "fairness" in scenarios:
+        rows.append((
+            f"2 x {get('fairness', 'big_pages')}-page jobs vs another client's 1-page job",
+            "1-page job done after",
+            f"{get('fairness', 'small_job_seconds')} s ({get('fairness', 'small_job')})",
+        ))
+    if "disk_full" in scenarios:
+        rows.append((
+            "disk full (tmpfs)",
+            "upload / readyz / accepted job",
+            f"{get('disk_full', 'upload_while_full')} / {get('disk_full', 'readyz_while_full')} / "
+            f"{get('disk_full', 'accepted_job')}",
+        ))
+    if "deletion" in scenarios:
+        rows.append((
+            "deletion after use",
+            "downloaded / undownloaded result deleted after",
+            f"{get('deletion', 'downloaded_result_deleted_after_s')} s / "
+            f"{get('deletion', 'undownloaded_result_deleted_after_s')} s",
+        ))
+    if "replicas" in scenarios:
+        rows.append((
+            "two replicas, one PostgreSQL",
+            "upload statuses (A then B at once)",
+            json.dumps(get("replicas", "statuses")),
+        ))
+    if "soak" in scenarios:
+        rows.append((
+            f"soak: {get('soak', 'clients')} clients x {get('soak', 'seconds')} s, mixed tools",
+            "5xx / lost jobs / credits exact",
+            f"{get('soak', 'server_errors')} / {get('soak', 'jobs_lost')} / "
+            f"{get('soak', 'credits_exact')} ({get('soak', 'jobs_accepted')} jobs)",
+        ))
+        rows.append((
+            "soak RSS (first, last, max MB)",
+            "API process / workers",
+            f"{get('soak', 'api_rss_mb_first_last_max')} / "
+            f"{get('soak', 'workers_rss_mb_first_last_max')}",
+        ))
+    lines = ["| scenario | measured | result |", "|---|---|---|"]
+    lines += [f"| {a} | {b} | {c} |" for a, b, c in rows]
+    return lines
+
+
 def _markdown(report: dict[str, Any]) -> str:
     lines = [
         "# Reliability and security figures",
@@ -743,11 +830,18 @@ def _markdown(report: dict[str, Any]) -> str:
         f"{report['machine']}; each scenario",
         "carries the time of its run (`run_at`; `--only NAME` re-runs one and keeps the others).",
         "What each scenario does is in the module's docstrings; the hostile inputs are generated",
-        "by `tests/hostile.py`, never committed.",
+        "by `tests/hostile.py`, never committed. Every scenario runs `docai serve` with the real",
+        "engines in its own process and talks to it over HTTP on loopback.",
+        "",
+        "## Summary",
+        "",
+        *_summary(report["scenarios"]),
+        "",
+        "## Figures",
         "",
     ]
     for name, figures in report["scenarios"].items():
-        lines += [f"## {name}", "", "```json", json.dumps(figures, indent=2, default=str), "```", ""]
+        lines += [f"### {name}", "", "```json", json.dumps(figures, indent=2, default=str), "```", ""]
     return "\n".join(lines)
 
 

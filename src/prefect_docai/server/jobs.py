@@ -51,6 +51,7 @@ class JobRunner:
     async def start(self) -> None:
         self.resources.job_wake.connect(self.notify)
         await _in_thread(self.requeue_expired_leases)
+        await _in_thread(self.resources.pool.prestart)
         self._loops = [
             asyncio.create_task(self._dispatch_loop(), name="docai-dispatch"),
             asyncio.create_task(self._heartbeat_loop(), name="docai-heartbeat"),

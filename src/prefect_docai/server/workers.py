@@ -133,36 +133,50 @@ class WorkerPool:
         self.memory_limit = memory_limit
         self._context = multiprocessing.get_context("spawn")
         self._slots: list[ProcessPoolExecutor | None] = [None] * size
+        self._started: list[Future[bool] | None] = [None] * size
         self._free = list(range(size))
         self._lock = threading.Lock()
+
+    def _spawn(self, slot: int) -> ProcessPoolExecutor:
+        """The slot's executor, made (and its process started) if it has none; under the
+        lock."""
+        executor = self._slots[slot]
+        if executor is None:
+            executor = self._slots[slot] = ProcessPoolExecutor(
+                max_workers=1,
+                mp_context=self._context,
+                initializer=_init_worker,
+                initargs=(os.getpid(), self.memory_limit),
+            )
+            self._started[slot] = executor.submit(_warm)
+        return executor
+
+    def prestart(self) -> None:
+        """Start every worker process now, so the first jobs do not wait for spawns."""
+        with self._lock:
+            for slot in self._free:
+                self._spawn(slot)
 
     async def _take(self) -> tuple[int, ProcessPoolExecutor]:
         """A free slot and its executor, started and warm (its process spawned): the job's
         time bound then measures the engine, not a process start on a busy machine."""
         while True:
+            executor: ProcessPoolExecutor | None = None
+            started: Future[bool] | None = None
             with self._lock:
                 slot = self._free.pop() if self._free else None
-                executor = None if slot is None else self._slots[slot]
-                cold = slot is not None and executor is None
-                if slot is not None and executor is None:
-                    executor = self._slots[slot] = ProcessPoolExecutor(
-                        max_workers=1,
-                        mp_context=self._context,
-                        initializer=_init_worker,
-                        initargs=(os.getpid(), self.memory_limit),
-                    )
+                if slot is not None:
+                    executor = self._spawn(slot)
+                    started = self._started[slot]
             if slot is None or executor is None:
                 # The runner claims no more jobs than there are workers; should one more
                 # come, it waits for a worker instead of failing.
                 await asyncio.sleep(0.05)
                 continue
-            if cold:
+            if started is not None and not started.done():
                 try:
-                    await asyncio.wait_for(
-                        asyncio.wrap_future(executor.submit(_warm)), _START_TIMEOUT
-                    )
+                    await asyncio.wait_for(asyncio.wrap_future(started), _START_TIMEOUT)
                 except asyncio.CancelledError:
-                    self._discard(slot, executor)
                     self._give_back(slot)
                     raise
                 except Exception:
@@ -207,11 +221,13 @@ class WorkerPool:
         with self._lock:
             if self._slots[slot] is executor:
                 self._slots[slot] = None
+                self._started[slot] = None
         _terminate(executor)
 
     def close(self) -> None:
         with self._lock:
             executors, self._slots = self._slots, [None] * self.size
+            self._started = [None] * self.size
         for executor in executors:
             if executor is not None:
                 _terminate(executor)
