@@ -78,16 +78,28 @@ job_files = Table(
     Column("path", String(500), nullable=False),
 )
 
+# Made by create_all in the last release before migrations (the token throttle's buckets).
+throttle_buckets = Table(
+    "throttle_buckets",
+    MetaData(),
+    Column("key", String(200), primary_key=True),
+    Column("tokens", Float, nullable=False),
+    Column("updated", Float, nullable=False),
+    Column("full_at", Float, nullable=False, index=True),
+)
+
 CLIENT_ID = "0123456789abcdef0123456789abcdef"
 SECRET = "legacy-secret-legacy-secret-legacy-secret"
 JOB_ID = "11111111-2222-3333-4444-555555555555"
 
 
-def make_legacy_database(url: str, credits: int = 42) -> None:
+def make_legacy_database(url: str, credits: int = 42, throttle: bool = False) -> None:
     engine = create_engine(url)
     now = datetime.now(UTC).replace(tzinfo=None)
     with engine.begin() as connection:
         metadata.create_all(connection)
+        if throttle:
+            throttle_buckets.create(connection)
         connection.execute(
             clients.insert().values(
                 id=CLIENT_ID,

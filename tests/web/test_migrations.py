@@ -44,8 +44,10 @@ def _check_empty(url: str) -> None:
         db.dispose()
 
 
-def _check_legacy(url: str, data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    make_legacy_database(url)
+def _check_legacy(
+    url: str, data_dir: Path, monkeypatch: pytest.MonkeyPatch, throttle: bool = False
+) -> None:
+    make_legacy_database(url, throttle=throttle)
     if not url.startswith("sqlite"):
         monkeypatch.setenv("DOCAI_DATABASE_URL", url)
     with EmbeddedService(data_dir, workers=1) as service:
@@ -90,6 +92,13 @@ def test_legacy_sqlite(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _check_legacy(f"sqlite:///{tmp_path / 'docai.sqlite3'}", tmp_path, monkeypatch)
 
 
+def test_legacy_sqlite_that_has_the_throttle_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("DOCAI_DATABASE_URL", raising=False)
+    _check_legacy(f"sqlite:///{tmp_path / 'docai.sqlite3'}", tmp_path, monkeypatch, throttle=True)
+
+
 def test_empty_postgresql(postgres: PostgresServer) -> None:
     _check_empty(postgres.url(postgres.create_database()))
 
@@ -98,7 +107,9 @@ def test_legacy_postgresql(
     postgres: PostgresServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     url = postgres.url(postgres.create_database())
-    _check_legacy(url.replace("postgresql://", "postgresql+psycopg://"), tmp_path, monkeypatch)
+    _check_legacy(
+        url.replace("postgresql://", "postgresql+psycopg://"), tmp_path, monkeypatch, throttle=True
+    )
 
 
 def test_accounts_share_credits_across_clients(tmp_path: Path) -> None:

@@ -42,7 +42,7 @@ def tools(request: Request, _: CurrentAccount, resources: Svc) -> HTMLResponse:
 
 
 def _megabytes(resources: Resources) -> str:
-    return f"{resources.settings.max_upload_bytes / 1_000_000:g}"
+    return f"{resources.settings.max_upload_bytes / (1024 * 1024):.3g}"
 
 
 def tool_page(request: Request, slug: str, _: CurrentAccount, resources: Svc) -> HTMLResponse:
