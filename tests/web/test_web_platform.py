@@ -253,3 +253,26 @@ def test_delete_account_removes_everything(web_service: EmbeddedService, user: B
         assert session.get(JobRow, job_id) is None
     assert _token(web_service, client_id, secret).status_code == 401
     assert user.get("/account").status_code == 303
+
+
+def test_deleting_an_account_while_its_job_runs_leaves_no_files(
+    web_service: EmbeddedService, user: Browser
+) -> None:
+    job_path = _upload(user, "icr", pdf("SLEEP 2")).headers["location"]
+    job_id = job_path.rsplit("/", 1)[1]
+    db = web_service._database()
+    deadline = time.monotonic() + 30
+    while True:
+        with db.session() as session:
+            job = session.get(JobRow, job_id)
+            assert job is not None
+            if job.status == "processing":
+                break
+        assert time.monotonic() < deadline, "the job never started"
+        time.sleep(0.05)
+    user.get("/account")
+    assert user.post("/account/delete", {"password": PASSWORD}).status_code == 303
+    blobs = web_service.settings.data_dir / "blobs"
+    time.sleep(4)  # the engine finishes its 2 s and finds the job gone
+    assert not (blobs / "results" / job_id).exists()
+    assert not (blobs / "inputs" / job_id).exists()

@@ -277,6 +277,10 @@ class JobRunner:
             )
         owner = self.resources.instance_id
         if not jobstore.complete(self.resources.db, job_id, owner, rows, list(outcome.warnings)):
+            if jobstore.get_job(self.resources.db, job_id) is None:
+                # Deleted while it ran (its account was deleted): keep none of its files.
+                blobs.delete_prefix(storage.result_prefix(job_id))
+                blobs.delete(storage.input_key(job_id))
             log.warning("job %s: lost its lease before completing; outcome dropped", job_id)
             return
         blobs.delete(storage.input_key(job_id))
