@@ -84,6 +84,15 @@ def _mail_buckets(kind: str, email: str, address: str) -> list[Bucket]:
 # --- sign-up and confirmation ------------------------------------------------------------
 
 
+def _send_confirmation(
+    resources: Resources, request: Request, account_id: str, email: str, name: str
+) -> None:
+    """A new confirmation link (earlier ones stop working) by mail."""
+    token = store.issue_link(resources.db, account_id, store.CONFIRM)
+    link = mails.link(resources, request, "/confirm", token)
+    mails.send(resources, request.state.lang, email, "confirm", name=name, link=link)
+
+
 def signup_form(request: Request, account: MaybeAccount) -> Response:
     if account is not None:
         return RedirectResponse("/tools", status_code=303)
@@ -118,27 +127,11 @@ def _signup(
         resources.db, email, values["first_name"], values["last_name"], password_hash
     )
     if account_id is not None:
-        token = store.issue_link(resources.db, account_id, store.CONFIRM)
-        mails.send(
-            resources,
-            lang,
-            email,
-            "confirm",
-            name=values["first_name"],
-            link=mails.link(resources, request, "/confirm", token),
-        )
+        _send_confirmation(resources, request, account_id, email, values["first_name"])
         return None, values
     existing = store.by_email(resources.db, email)
     if existing is not None and not existing.confirmed:
-        token = store.issue_link(resources.db, existing.id, store.CONFIRM)
-        mails.send(
-            resources,
-            lang,
-            email,
-            "confirm",
-            name=existing.first_name,
-            link=mails.link(resources, request, "/confirm", token),
-        )
+        _send_confirmation(resources, request, existing.id, email, existing.first_name)
     else:
         mails.send(
             resources, lang, email, "exists", link=f"{mails.base_url(resources, request)}/forgot"
@@ -220,15 +213,7 @@ def _login(resources: Resources, request: Request, email: str, password: str) ->
         return "login_failed", ""
     assert account is not None
     if not account.confirmed:
-        token = store.issue_link(resources.db, account.id, store.CONFIRM)
-        mails.send(
-            resources,
-            request.state.lang,
-            account.email,
-            "confirm",
-            name=account.first_name,
-            link=mails.link(resources, request, "/confirm", token),
-        )
+        _send_confirmation(resources, request, account.id, account.email, account.first_name)
         return "login_unconfirmed", ""
     return "ok", store.start_session(resources.db, account.id, resources.settings.session_ttl)
 

@@ -81,18 +81,7 @@ def create_account(
                 )
             )
             session.flush()
-            session.add(
-                ClientRow(
-                    id=secrets.token_hex(16),
-                    account_id=account_id,
-                    kind="web",
-                    name="web platform",
-                    # No secret hashes to this: the web client never gets a token.
-                    secret_hash="-",
-                    scopes="accounting consumption",
-                    created_at=now,
-                )
-            )
+            session.add(_web_client_row(account_id))
     except IntegrityError:
         return None
     return account_id
@@ -224,19 +213,23 @@ def web_client(db: Database, account_id: str) -> str:
             select(ClientRow.id).where(ClientRow.account_id == account_id, ClientRow.kind == "web")
         )
         if client_id is None:
-            client_id = secrets.token_hex(16)
-            session.add(
-                ClientRow(
-                    id=client_id,
-                    account_id=account_id,
-                    kind="web",
-                    name="web platform",
-                    secret_hash="-",
-                    scopes="accounting consumption",
-                    created_at=utcnow(),
-                )
-            )
+            row = _web_client_row(account_id)
+            session.add(row)
+            client_id = row.id
     return client_id
+
+
+def _web_client_row(account_id: str) -> ClientRow:
+    return ClientRow(
+        id=secrets.token_hex(16),
+        account_id=account_id,
+        kind="web",
+        name="web platform",
+        # No secret hashes to this: the web client never gets a token.
+        secret_hash="-",
+        scopes="accounting consumption",
+        created_at=utcnow(),
+    )
 
 
 @dataclass(frozen=True)
