@@ -11,7 +11,7 @@ EXTRAS := server,s3,gcs,dask,samples,dev
 export OMP_THREAD_LIMIT := 1
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: setup apt venv demo test test-fast lint docs bench lock clean
+.PHONY: setup apt venv demo test test-fast lint docs bench train lock clean
 
 setup: apt venv
 
@@ -31,7 +31,7 @@ demo: setup
 	$(BIN)/docai demo
 
 lint: setup
-	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks training
 	$(BIN)/mypy --strict src/
 	$(BIN)/lint-imports --no-cache --no-logo
 
@@ -48,6 +48,13 @@ test-fast: venv
 
 bench: setup
 	$(BIN)/python -m benchmarks
+
+# Retrain the shipped models (engines/data/) from the sample generator and the visible
+# corpus: the classifier first, the splitter's features depend on it. Deterministic.
+CORPUS ?= ../shared/corpus
+train: setup
+	$(BIN)/python -m training.classifier --corpus $(CORPUS)
+	$(BIN)/python -m training.splitter --corpus $(CORPUS)
 
 # Re-pin every dependency to what is installed now (run after changing pyproject.toml).
 lock: $(STAMP)

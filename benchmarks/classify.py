@@ -9,7 +9,7 @@ Three sets:
   shipped model was trained with the visible corpus included, so this is in-sample.
 * ``corpus-cv``: honest numbers for the corpus classes: K-fold cross-validation by
   document, retraining the same model on generated pages plus the other folds' corpus pages
-  (the scripts/train_classifier.py recipe) and predicting the held-out fold.
+  (the training.classifier recipe) and predicting the held-out fold.
 * ``generated-held-out``: documents from the sample generator's held-out templates (layouts
   never used in training), born-digital and as degraded scans through OCR, for all classes
   the generator has.
@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 import time
 from collections import Counter
 from pathlib import Path
@@ -30,7 +29,6 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results"
-sys.path.insert(0, str(ROOT / "scripts"))
 
 os.environ.setdefault("OMP_THREAD_LIMIT", "1")
 
@@ -61,9 +59,9 @@ def scores(truth: list[str], pred: list[str]) -> dict[str, Any]:
 
 
 def run_corpus(corpus: Path, budget: float) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    from prefect_docai.engines.base import EngineOptions
     from prefect_docai.engines.classify import ClassifyEngine
-    from prefect_docai.engines.classify.training import corpus_documents
+    from prefect_docai.engines.pluginspec import EngineOptions
+    from training.data import corpus_documents
 
     engine = ClassifyEngine()
     truth, pred, rows = [], [], []
@@ -83,10 +81,9 @@ def run_corpus(corpus: Path, budget: float) -> tuple[dict[str, Any], list[dict[s
 
 
 def run_corpus_cv(corpus: Path, folds: int, per_template: int) -> dict[str, Any]:
-    import train_classifier as tc
-
     from prefect_docai.engines.classify import training
-    from prefect_docai.engines.classify.classifier import document_probs
+    from prefect_docai.engines.doctype.scoring import document_probs
+    from training import classifier as tc
 
     generated = training.generated_samples(
         per_template=per_template, seed=tc.SEED, ocr_share=0.2, held_out=False
@@ -110,8 +107,8 @@ def run_corpus_cv(corpus: Path, folds: int, per_template: int) -> dict[str, Any]
 
 
 def run_generated(per_template: int, scans: int) -> tuple[dict[str, Any], dict[str, Any]]:
-    from prefect_docai.engines.classify.classifier import classify_pages
-    from prefect_docai.engines.classify.training import CLASSES, generated_docs, scanned_view
+    from prefect_docai.engines.doctype.scoring import classify_pages
+    from training.data import CLASSES, generated_docs, scanned_view
 
     truth, pred, scan_truth, scan_pred = [], [], [], []
     per_class_scans: Counter[str] = Counter()

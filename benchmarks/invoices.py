@@ -181,8 +181,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     os.environ.setdefault("OMP_THREAD_LIMIT", "1")
 
-    from prefect_docai.engines.base import EngineOptions
     from prefect_docai.engines.invoice import InvoiceEngine
+    from prefect_docai.engines.pluginspec import EngineOptions
 
     corpus = corpus_dir()
     if not (corpus / "manifest.json").is_file():

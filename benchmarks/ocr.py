@@ -194,7 +194,7 @@ def born_samples(corpus: Path, limit: int) -> list[Sample]:
 
 
 def ours(sample: Sample) -> str:
-    from prefect_docai.engines.document import load_document
+    from prefect_docai.engines.page.document import load_document
 
     with load_document(sample.image, languages=sample.languages) as document:
         return document.text()
@@ -202,7 +202,7 @@ def ours(sample: Sample) -> str:
 
 def receipt(sample: Sample) -> str:
     """The page model as ToolReceipt reads a page: German + English, receipt views."""
-    from prefect_docai.engines.document import load_document
+    from prefect_docai.engines.page.document import load_document
     from prefect_docai.engines.receipt.engine import RECEIPT_LANGUAGES
     from prefect_docai.engines.receipt.image import receipt_views
 
@@ -287,8 +287,8 @@ def _cpu() -> float:
 
 def speed(samples: list[Sample], peers: list[str]) -> dict[str, Any]:
     """Scanned pages/s with both cores: one multi-page image PDF per engine."""
-    from prefect_docai.engines.base import EngineOptions
-    from prefect_docai.engines.icr import IcrEngine
+    from prefect_docai.engines.icr.engine import IcrEngine
+    from prefect_docai.engines.pluginspec import EngineOptions
 
     pdf = _scan_pdf(samples)
     pages = len(samples)
@@ -333,7 +333,7 @@ def _rate(pages: int, wall: float, cpu: float) -> dict[str, float]:
 
 def born_digital_speed(corpus: Path) -> dict[str, Any]:
     """Pages/s for text-layer pages: load + words + lines of every born-digital corpus PDF."""
-    from prefect_docai.engines.document import load_document
+    from prefect_docai.engines.page.document import load_document
 
     manifest = json.loads((corpus / "manifest.json").read_text())
     files = [corpus / d["file"] for d in manifest["documents"] if d["mime"] == "application/pdf"]
@@ -397,8 +397,8 @@ def rss_child(pages: int) -> None:
     import gc
 
     gc.collect()
-    from prefect_docai.engines.base import EngineOptions
-    from prefect_docai.engines.icr import IcrEngine
+    from prefect_docai.engines.icr.engine import IcrEngine
+    from prefect_docai.engines.pluginspec import EngineOptions
 
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     started = time.perf_counter()

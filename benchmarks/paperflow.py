@@ -24,7 +24,7 @@ pair-feature level with the same decoder. ``--cv-groups family`` (the default) h
 whole seller families, as the disjoint test set does (the corpus has several renderings of
 one invoice scenario); ``document`` holds out single documents only (optimistic).
 
-Page fingerprints (``engines.fingerprint``: fonts and image encodings, content-based, so a
+Page fingerprints (``engines.page.fingerprint``: fonts and image encodings, content-based, so a
 document's pages carry the same ones in a built stream as in a qpdf-joined file) are used as
 read; ``--fingerprint empty`` or ``uniform`` removes them or gives every page the same one
 (a scanner's single-source stream) to measure the splitter without that evidence (such a
@@ -37,7 +37,6 @@ import argparse
 import json
 import os
 import random
-import sys
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -99,7 +98,7 @@ class Tally:
 
 FINGERPRINT_MODES = ("keep", "empty", "uniform")
 ONE_SOURCE = frozenset({"i:/DCTDecode:/DeviceGray:8"})
-"""What every page of a grey JPEG scan in a PDF carries (``engines.fingerprint``)."""
+"""What every page of a grey JPEG scan in a PDF carries (``engines.page.fingerprint``)."""
 
 
 def neutral(items: list[Any], mode: str) -> list[Any]:
@@ -121,8 +120,8 @@ def predict_starts(views: list[Any], fingerprint: str = "keep") -> list[int]:
 
 
 def run_pss(corpus: Path, manifest: dict[str, Any], fingerprint: str = "keep") -> Tally:
-    from prefect_docai.engines.classify.pages import ocr_languages, page_views
-    from prefect_docai.engines.document import load_document
+    from prefect_docai.engines.doctype.views import ocr_languages, page_views
+    from prefect_docai.engines.page.document import load_document
 
     tally = Tally()
     for stream in manifest["pss_streams"]:
@@ -135,8 +134,8 @@ def run_pss(corpus: Path, manifest: dict[str, Any], fingerprint: str = "keep") -
 
 def load_corpus_views(corpus: Path, manifest: dict[str, Any], images: int) -> dict[str, Any]:
     """Page views of corpus documents: every PDF, and up to ``images`` scanned images."""
-    from prefect_docai.engines.classify.pages import ocr_languages, page_views
-    from prefect_docai.engines.document import load_document
+    from prefect_docai.engines.doctype.views import ocr_languages, page_views
+    from prefect_docai.engines.page.document import load_document
 
     views: dict[str, Any] = {}
     image_count = 0
@@ -188,16 +187,15 @@ def build_streams(docs: dict[str, Any], count: int, seed: int) -> dict[str, list
 
 def run_cv(corpus: Path, manifest: dict[str, Any], folds: int, count: int,
            seed: int, groups: str = "family", fingerprint: str = "keep") -> dict[str, Any]:
-    sys.path.insert(0, str(ROOT / "scripts"))
     import numpy as np
-    import train_splitter as ts
     from scipy import sparse
 
-    from prefect_docai.engines.classify.model import default_model
-    from prefect_docai.engines.classify.training import corpus_documents
+    from prefect_docai.engines.doctype.model import default_model
     from prefect_docai.engines.paperflow.decode import decode
     from prefect_docai.engines.paperflow.pairs import origin_evidence, pair_features
     from prefect_docai.engines.paperflow.splitter import default_boundary_model
+    from training import splitter as ts
+    from training.data import corpus_documents
 
     classifier = default_model()
     weight = default_boundary_model().prior.weight

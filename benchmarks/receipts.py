@@ -45,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     os.environ.setdefault("OMP_THREAD_LIMIT", "1")
 
-    from prefect_docai.engines.base import EngineOptions
+    from prefect_docai.engines.pluginspec import EngineOptions
     from prefect_docai.engines.receipt import ReceiptEngine
 
     corpus = corpus_dir()

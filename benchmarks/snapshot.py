@@ -89,9 +89,7 @@ def _jobs(tools: list[str]) -> list[tuple[str, str, Path, tuple[str, ...], tuple
             if tool == "ICR":
                 languages: tuple[str, ...] = (TESSERACT[entry["lang"]],)
                 formats: tuple[str, ...] = ("PDF", "TXT")
-            elif tool == "TableExtraction":
-                languages, formats = ("eng",), ()
-            elif tool == "Classify":
+            elif tool == "TableExtraction" or tool == "Classify":
                 languages, formats = ("eng",), ()
             else:
                 languages, formats = ("deu", "eng"), ("JSON",)
@@ -100,8 +98,7 @@ def _jobs(tools: list[str]) -> list[tuple[str, str, Path, tuple[str, ...], tuple
 
 
 def snapshot(out: Path, tools: list[str]) -> None:
-    from prefect_docai.engines.base import DocumentError, EngineOptions
-    from prefect_docai.engines.registry import get_engine
+    from prefect_docai.engines.pluginspec import DocumentError, EngineOptions, get_engine
     from prefect_docai.models.tools import Tool
 
     for tool, doc_id, path, languages, formats in _jobs(tools):

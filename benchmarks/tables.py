@@ -329,7 +329,7 @@ def _png(doc: Doc, page: int) -> bytes:
 
 
 def run_ours(doc: Doc, pages: list[int], raster: bool) -> list[Pred]:
-    from prefect_docai.engines.base import EngineOptions
+    from prefect_docai.engines.pluginspec import EngineOptions
     from prefect_docai.engines.tables import TableEngine
     from prefect_docai.models import TableExtractionResult
 

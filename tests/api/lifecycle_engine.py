@@ -20,7 +20,7 @@ import time
 
 from pydantic import BaseModel
 
-from prefect_docai.engines.base import DocumentError, EngineOptions, EngineOutput, OutputFile
+from prefect_docai.engines.pluginspec import DocumentError, EngineOptions, EngineOutput, OutputFile
 from prefect_docai.models.tools import Tool
 
 

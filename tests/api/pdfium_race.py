@@ -22,7 +22,8 @@ from typing import Any
 
 import httpx
 
-from prefect_docai.flows.pages import cut_pages, inspect_document
+from prefect_docai.files.cut import cut_pages
+from prefect_docai.files.sniff import inspect_document
 from prefect_docai.server.embedded import EmbeddedService
 from tests.api.lifecycle_engine import ALL_ENGINES
 from tests.docgen import make_text_pdf

@@ -61,7 +61,7 @@ def _wait_status(api: Api, job_id: str, status: str, timeout: float = 30) -> Non
 def _installed_iso_codes() -> list[str]:
     import pycountry
 
-    from prefect_docai.engines.languages import LanguageError, parse_language_hint
+    from prefect_docai.engines.page.languages import LanguageError, parse_language_hint
 
     codes = []
     for language in pycountry.languages:

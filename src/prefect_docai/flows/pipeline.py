@@ -33,8 +33,10 @@ from prefect_docai.client import (
     is_transient,
 )
 from prefect_docai.datasets import DocumentOutcome, SegmentOutcome, StageError
+from prefect_docai.files.cut import cut_pages
+from prefect_docai.files.errors import DocumentError
+from prefect_docai.files.sniff import inspect_document
 from prefect_docai.flows.options import BatchOptions
-from prefect_docai.flows.pages import DocumentError, cut_pages, inspect_document
 from prefect_docai.flows.sources import SourceFile
 from prefect_docai.models import ClassifyResult, JobResult, PaperFlowResult, Tool
 

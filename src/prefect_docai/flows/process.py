@@ -25,8 +25,9 @@ from prefect.runtime import flow_run
 from prefect.utilities.annotations import quote
 
 from prefect_docai.datasets import DatasetStore, DocumentOutcome, DocumentStatus
+from prefect_docai.files.errors import DocumentError
+from prefect_docai.files.sniff import inspect_document
 from prefect_docai.flows.options import BatchOptions
-from prefect_docai.flows.pages import DocumentError, inspect_document
 from prefect_docai.flows.pipeline import Budget, Deferred, DocumentPipeline, estimate_credits
 from prefect_docai.flows.report import BatchSummary, markdown_report
 from prefect_docai.flows.service import connect

@@ -6,7 +6,6 @@ Names are stable: add, never rename.
 
 from prefect_docai.models.results import (
     TOOL_RESULT_MODELS,
-    BBox,
     ClassifyPage,
     ClassifyResult,
     DocumentInfo,
@@ -29,6 +28,7 @@ from prefect_docai.models.results import (
     ReceiptItem,
     ReceiptMerchant,
     ReceiptResult,
+    ResultBBox,
     TableCell,
     TableExtractionResult,
     TableResult,
@@ -39,7 +39,6 @@ from prefect_docai.models.tools import DOCUMENT_TYPES, Tool
 __all__ = [
     "DOCUMENT_TYPES",
     "TOOL_RESULT_MODELS",
-    "BBox",
     "ClassifyPage",
     "ClassifyResult",
     "DocumentInfo",
@@ -62,6 +61,7 @@ __all__ = [
     "ReceiptItem",
     "ReceiptMerchant",
     "ReceiptResult",
+    "ResultBBox",
     "TableCell",
     "TableExtractionResult",
     "TableResult",

@@ -13,8 +13,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
 
-BBox = tuple[float, float, float, float]
-"""[x0, y0, x1, y1] as fractions of the page width/height, origin top-left."""
+ResultBBox = tuple[float, float, float, float]
+"""The JSON contract's box: [x0, y0, x1, y1] as fractions of the page width/height, origin
+top-left, rounded (engines build it from the page model's ``engines.page.model.BBox``)."""
 
 
 class _Model(BaseModel):
@@ -31,7 +32,7 @@ class Field(_Model):
     value: Any
     confidence: float
     page: int | None = None
-    bbox: BBox | None = None
+    bbox: ResultBBox | None = None
     raw: str | None = None
 
 
@@ -70,13 +71,13 @@ class JobResult(_Model):
 
 class IcrWord(_Model):
     text: str
-    bbox: BBox
+    bbox: ResultBBox
     confidence: float
 
 
 class IcrLine(_Model):
     text: str
-    bbox: BBox
+    bbox: ResultBBox
     confidence: float
     words: list[IcrWord]
 
@@ -225,13 +226,13 @@ class TableCell(_Model):
     row_span: int = 1
     col_span: int = 1
     text: str
-    bbox: BBox | None = None
+    bbox: ResultBBox | None = None
 
 
 class TableResult(_Model):
     index: int
     page: int
-    bbox: BBox
+    bbox: ResultBBox
     row_count: int
     column_count: int
     header_rows: int

@@ -1,6 +1,6 @@
 """Make born-digital pages look scanned or photographed.
 
-``degrade`` rasterizes each page (pypdfium2), tilts it a little, blurs, adds sensor noise and
+``degrade`` rasterizes each page (PDFium, through ``files.pdfium``), tilts it a little, blurs, adds sensor noise and
 paper tint, and re-encodes as JPEG inside an image-only PDF (Pillow), so the text layer is
 gone and a reader must OCR. The defaults stay readable by Tesseract. ``photograph`` makes a
 JPEG of the first page lying on a desk: perspective, uneven light, background.
@@ -12,21 +12,13 @@ import io
 import random
 
 import numpy as np
-import pypdfium2 as pdfium
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
+
+from prefect_docai.files import pdfium
 
 
 def _render(pdf: bytes, dpi: int, *, grey: bool) -> list[Image.Image]:
-    doc = pdfium.PdfDocument(pdf)
-    try:
-        pages = []
-        for page in doc:
-            bitmap = page.render(scale=dpi / 72, grayscale=grey)
-            pages.append(bitmap.to_pil().convert("L" if grey else "RGB"))
-            page.close()
-        return pages
-    finally:
-        doc.close()
+    return pdfium.render_pages(pdf, dpi, grayscale=grey)
 
 
 def _scan_page(

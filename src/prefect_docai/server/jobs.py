@@ -16,7 +16,7 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import Any, TypeVar
 
-from prefect_docai.engines.base import EngineOptions
+from prefect_docai.engines.pluginspec import EngineOptions
 from prefect_docai.models.tools import Tool
 from prefect_docai.server import jobstore, storage
 from prefect_docai.server.db import JobFileRow, JobRow, utcnow

@@ -9,7 +9,7 @@ from typing import Any
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from prefect_docai.engines import registry
+from prefect_docai.engines import pluginspec
 from prefect_docai.models.tools import Tool
 
 
@@ -117,7 +117,7 @@ class Settings(BaseSettings):
     login_failures_per_second: float = Field(default=1 / 60, gt=0)
     """… then one per 1/rate seconds; the address limit is ``address_failures_*``."""
     engines: str = ""
-    """``DOCAI_ENGINES``: ``"ICR=pkg.mod:Class,…"`` replaces engines (see engines/registry.py)."""
+    """``DOCAI_ENGINES``: ``"ICR=pkg.mod:Class,…"`` replaces engines (see engines/pluginspec.py)."""
 
     @field_validator("token_path")
     @classmethod
@@ -161,4 +161,4 @@ class Settings(BaseSettings):
         return result
 
     def engine_path(self, tool: Tool) -> str:
-        return self.engine_overrides().get(tool) or registry.engine_path(tool)
+        return self.engine_overrides().get(tool) or pluginspec.engine_path(tool)

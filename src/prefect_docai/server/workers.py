@@ -22,7 +22,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
-from prefect_docai.engines.base import DocumentError, Engine, EngineOptions
+from prefect_docai.engines.pluginspec import DocumentError, Engine, EngineOptions
 from prefect_docai.server.logsafe import escape
 
 _engines: dict[str, Engine] = {}

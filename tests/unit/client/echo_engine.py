@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import time
 
-from prefect_docai.engines.base import DocumentError, EngineOptions, EngineOutput, OutputFile
+from prefect_docai.engines.pluginspec import DocumentError, EngineOptions, EngineOutput, OutputFile
 from prefect_docai.models import IcrPage, IcrResult, TableCell, TableExtractionResult, TableResult
 from prefect_docai.models.tools import Tool
 

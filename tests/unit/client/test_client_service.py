@@ -10,7 +10,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from tests.unit.client.echo_engine import ENGINES, pdf
 
 from prefect_docai.client import (
     AuthenticationError,
@@ -26,6 +25,7 @@ from prefect_docai.client import (
 )
 from prefect_docai.models import IcrResult, TableExtractionResult, Tool
 from prefect_docai.server.embedded import EmbeddedService
+from tests.unit.client.echo_engine import ENGINES, pdf
 
 
 @pytest.fixture(scope="module")

@@ -16,8 +16,8 @@ from pydantic import ValidationError
 from reportlab.pdfgen import canvas
 
 from prefect_docai.cli.run import parse_routes
+from prefect_docai.files.cut import cut_pages
 from prefect_docai.flows.options import BatchOptions
-from prefect_docai.flows.pages import cut_pages
 from prefect_docai.flows.pipeline import Budget, estimate_credits
 from prefect_docai.flows.sources import Source
 

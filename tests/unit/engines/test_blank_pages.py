@@ -13,10 +13,10 @@ import numpy as np
 import pikepdf
 import pytest
 
-from prefect_docai.engines import ocr
-from prefect_docai.engines.base import EngineOptions
-from prefect_docai.engines.icr import IcrEngine
+from prefect_docai.engines.icr.engine import IcrEngine
+from prefect_docai.engines.page import ocr
 from prefect_docai.engines.paperflow import PaperFlowEngine
+from prefect_docai.engines.pluginspec import EngineOptions
 from prefect_docai.models.results import IcrResult, PaperFlowResult
 from prefect_docai.samples import degrade, generate, make_stream
 

@@ -7,27 +7,27 @@ import time
 import numpy as np
 import pytest
 
-from prefect_docai.engines.base import EngineOptions
 from prefect_docai.engines.classify import ClassifyEngine
-from prefect_docai.engines.classify.classifier import (
-    UNKNOWN,
-    classify_pages,
-    label,
-    normalize_threshold,
-)
-from prefect_docai.engines.classify.features import (
+from prefect_docai.engines.doctype.features import (
     DENSE_FEATURES,
     dense_features,
     image_features,
     normalize_text,
 )
-from prefect_docai.engines.classify.model import ClassifierModel
-from prefect_docai.engines.classify.textpdf import text_layer_views
+from prefect_docai.engines.doctype.model import ClassifierModel
+from prefect_docai.engines.doctype.scoring import (
+    UNKNOWN,
+    classify_pages,
+    label,
+    normalize_threshold,
+)
+from prefect_docai.engines.pluginspec import EngineOptions
 from prefect_docai.models.results import ClassifyResult
 from prefect_docai.models.tools import DOCUMENT_TYPES
 from prefect_docai.samples import degrade, generate, templates
+from training.textpdf import text_layer_views
 
-# Seeds far from the training seeds (scripts/train_classifier.py uses 20241122 + k).
+# Seeds far from the training seeds (training.classifier uses 20241122 + k).
 SEED = 7
 
 

@@ -12,11 +12,10 @@ from reportlab.lib.pagesizes import A4
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 from scipy import sparse
-from tests.docgen import unicode_font
 
-from prefect_docai.engines.classify.pages import page_views
-from prefect_docai.engines.document import load_document
-from prefect_docai.engines.fingerprint import fingerprints, image_fingerprints
+from prefect_docai.engines.doctype.views import page_views
+from prefect_docai.engines.page.document import load_document
+from prefect_docai.engines.page.fingerprint import fingerprints, image_fingerprints
 from prefect_docai.engines.paperflow.pairs import (
     FP_UNKNOWN,
     PAIR_FEATURES,
@@ -31,6 +30,7 @@ from prefect_docai.engines.paperflow.splitter import (
     stream_features,
 )
 from prefect_docai.samples import make_stream
+from tests.docgen import unicode_font
 
 BODY = [f"Line {k}: the survey of the regional water supply and its costs" for k in range(22)]
 
@@ -101,8 +101,8 @@ def test_scanned_pdf_pages_drop_pixel_size_logos_keep_it() -> None:
 
 
 def _stream_page(fingerprint: frozenset[str]) -> StreamPage:
-    from prefect_docai.engines.classify.pageview import PageView
-    from prefect_docai.engines.document import Word
+    from prefect_docai.engines.doctype.views import PageView
+    from prefect_docai.engines.page.model import Word
     from prefect_docai.engines.paperflow.signals import page_signals
 
     words = [Word("text", (0.1, 0.2, 0.2, 0.22), 1.0, 0, 0, 10.0)]

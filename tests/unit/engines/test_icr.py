@@ -13,15 +13,20 @@ import pikepdf
 import pypdfium2 as pdfium
 import pytest
 from PIL import Image
-from tests.docgen import image_bytes, image_pdf, rotate_image
-from tests.unit.engines.conftest import A6, ENGLISH_LINES, GERMAN_LINES
 
-from prefect_docai.engines.base import DocumentError, Engine, EngineOptions, EngineOutput
-from prefect_docai.engines.document import load_document
-from prefect_docai.engines.icr import IcrEngine
-from prefect_docai.engines.registry import get_engine
+from prefect_docai.engines.icr.engine import IcrEngine
+from prefect_docai.engines.page.document import load_document
+from prefect_docai.engines.pluginspec import (
+    DocumentError,
+    Engine,
+    EngineOptions,
+    EngineOutput,
+    get_engine,
+)
 from prefect_docai.models.results import IcrResult
 from prefect_docai.models.tools import Tool
+from tests.docgen import image_bytes, image_pdf, rotate_image
+from tests.unit.engines.conftest import A6, ENGLISH_LINES, GERMAN_LINES
 
 
 def _run(data: bytes, **options: object) -> tuple[IcrResult, EngineOutput]:

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-from prefect_docai.engines.base import EngineOptions
+from prefect_docai.engines.extract.candidates import label_hits, value_runs
+from prefect_docai.engines.extract.rows import build_layout
 from prefect_docai.engines.invoice import InvoiceEngine
-from prefect_docai.engines.invoice.candidates import label_hits, value_runs
 from prefect_docai.engines.invoice.labels import INVOICE_NUMBER_IN_TITLE
-from prefect_docai.engines.parsing.layout import Token, build_layout
+from prefect_docai.engines.page.model import Word
+from prefect_docai.engines.pluginspec import EngineOptions
 from prefect_docai.models.results import InvoiceResult
 from prefect_docai.samples import generate
 
 
-def _token(text: str, x0: float, x1: float, y: float = 0.30) -> Token:
-    return Token(text, (x0, y, x1, y + 0.01), 1.0, 1, 7.0)
+def _token(text: str, x0: float, x1: float, y: float = 0.30) -> Word:
+    return Word(text, (x0, y, x1, y + 0.01), 1.0, font_size=7.0)
 
 
 def test_whole_row_label_hit_spanning_segments_has_value_runs() -> None:

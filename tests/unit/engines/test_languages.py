@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from prefect_docai.engines.languages import (
+from prefect_docai.engines.page.languages import (
     LanguageError,
     installed_languages,
     parse_language_hint,

@@ -11,10 +11,10 @@ from PIL import Image
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen.canvas import Canvas
 
-from prefect_docai.engines.base import EngineOptions
 from prefect_docai.engines.paperflow import PaperFlowEngine
 from prefect_docai.engines.paperflow.decode import LengthPrior, decode
 from prefect_docai.engines.paperflow.signals import PageNumber, find_page_number
+from prefect_docai.engines.pluginspec import EngineOptions
 from prefect_docai.models.results import PaperFlowResult
 from prefect_docai.samples import generate, make_stream, templates
 

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from scipy import sparse
 
-from prefect_docai.engines.classify.pageview import PageView
-from prefect_docai.engines.document import Word
+from prefect_docai.engines.doctype.views import PageView
+from prefect_docai.engines.page.model import Word
 from prefect_docai.engines.paperflow.pairs import (
     PAIR_DIRECTION,
     PAIR_FEATURES,

@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 
-from prefect_docai.engines.parsing import (
+from prefect_docai.engines.extract import (
     country_code,
     detect_decimal_separator,
     format_amount,
@@ -19,7 +19,7 @@ from prefect_docai.engines.parsing import (
     parse_date,
     parse_time,
 )
-from prefect_docai.engines.parsing.ids import find_ibans, vat_id_shape
+from prefect_docai.engines.extract.ids import find_ibans, vat_id_shape
 
 
 @pytest.mark.parametrize(

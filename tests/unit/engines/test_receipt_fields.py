@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from prefect_docai.engines.parsing.layout import PageLayout, Row, Token, build_layout
+from prefect_docai.engines.extract.rows import PageLayout, Row, build_layout
+from prefect_docai.engines.page.model import Word
 from prefect_docai.engines.receipt.dates import receipt_date
 from prefect_docai.engines.receipt.extract import extract_receipt
 from prefect_docai.engines.receipt.items import find_items
@@ -31,7 +32,7 @@ LINE = 0.025
 def layout(lines: list[str | tuple[str, ...]], *, width: float = 0.9) -> PageLayout:
     """A receipt page: each line is one left-aligned string, or segments spread across the
     line with the last flush right (label … amount)."""
-    tokens: list[Token] = []
+    tokens: list[Word] = []
     for number, line in enumerate(lines):
         y = 0.03 + number * LINE
         segments = (line,) if isinstance(line, str) else line
@@ -44,7 +45,7 @@ def layout(lines: list[str | tuple[str, ...]], *, width: float = 0.9) -> PageLay
             x = width - length if position == len(segments) - 1 and position > 0 else start
             for word in words:
                 x1 = x + len(word) * CHAR
-                tokens.append(Token(word, (x, y, x1, y + 0.012), 0.9, 1))
+                tokens.append(Word(word, (x, y, x1, y + 0.012), 0.9))
                 x = x1 + CHAR
     return build_layout(1, tokens, 0.5, "ocr")
 
@@ -326,9 +327,9 @@ def test_dollar_sign_misread_for_rm_keeps_dates_day_first() -> None:
 
 def test_a_word_read_twice_takes_the_surer_spelling() -> None:
     tokens = [
-        Token("Jalan", (0, 0, 0.1, 0.01), 0.93, 1),
-        Token("Tampoi", (0, 0, 0.1, 0.01), 0.93, 1),
-        Token("Tampol,81200", (0, 0, 0.1, 0.01), 0.86, 1),
+        Word("Jalan", (0, 0, 0.1, 0.01), 0.93),
+        Word("Tampoi", (0, 0, 0.1, 0.01), 0.93),
+        Word("Tampol,81200", (0, 0, 0.1, 0.01), 0.86),
     ]
     assert unify_spellings("12, Jalan Tampoi 7/4, Tampol,81200 Johor", tokens) == (
         "12, Jalan Tampoi 7/4, Tampoi,81200 Johor"
@@ -366,7 +367,7 @@ def test_registration_number_marks_the_name_line_and_street_lines_are_no_names()
 def test_logo_debris_with_low_ocr_confidence_is_no_name() -> None:
     page = layout(["Siombst anole", "Pohlweg 110", "33100 Paderborn"])
     doubtful = [
-        Token(t.text, t.bbox, 0.3 if index == 0 else 0.9, t.page)
+        Word(t.text, t.bbox, 0.3 if index == 0 else 0.9, page=t.page)
         for index, row in enumerate(page.rows) for t in row.tokens
     ]
     rows = build_layout(1, doubtful, 0.5, "ocr").rows

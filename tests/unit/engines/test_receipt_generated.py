@@ -8,7 +8,7 @@ from decimal import Decimal
 
 import pytest
 
-from prefect_docai.engines.base import EngineOptions
+from prefect_docai.engines.pluginspec import EngineOptions
 from prefect_docai.engines.receipt import ReceiptEngine
 from prefect_docai.models.results import ReceiptResult
 from prefect_docai.samples import generate, templates

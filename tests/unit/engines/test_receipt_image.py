@@ -13,9 +13,9 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import Image
 
-from prefect_docai.engines import ocr, raster
-from prefect_docai.engines.base import EngineOptions
-from prefect_docai.engines.document import load_document
+from prefect_docai.engines.page import ocr, raster
+from prefect_docai.engines.page.document import load_document
+from prefect_docai.engines.pluginspec import EngineOptions
 from prefect_docai.engines.receipt import ReceiptEngine
 from prefect_docai.engines.receipt.image import (
     coloured_ink,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from prefect_docai.engines import registry
-from prefect_docai.engines.base import Engine, EngineOptions, EngineOutput
+from prefect_docai.engines import pluginspec
+from prefect_docai.engines.pluginspec import Engine, EngineOptions, EngineOutput
 from prefect_docai.models import PaperFlowDocument, PaperFlowResult, Tool
 
 
@@ -20,20 +20,20 @@ class CountingEngine:
 def test_env_override_and_register(monkeypatch: pytest.MonkeyPatch) -> None:
     path = f"{__name__}:CountingEngine"
     monkeypatch.setenv("DOCAI_ENGINES", "DocSplit=no.such.module:Engine")
-    assert registry.engine_path(Tool.PAPERFLOW) == "no.such.module:Engine"
-    assert not registry.is_available(Tool.PAPERFLOW)
-    registry.register(Tool.PAPERFLOW, path)
+    assert pluginspec.engine_path(Tool.PAPERFLOW) == "no.such.module:Engine"
+    assert not pluginspec.is_available(Tool.PAPERFLOW)
+    pluginspec.register(Tool.PAPERFLOW, path)
     try:
-        assert registry.is_available(Tool.PAPERFLOW)
-        engine = registry.get_engine(Tool.PAPERFLOW)
+        assert pluginspec.is_available(Tool.PAPERFLOW)
+        engine = pluginspec.get_engine(Tool.PAPERFLOW)
         assert isinstance(engine, Engine)
         assert engine.run(b"abc", EngineOptions()).page_count == 3
     finally:
-        registry._overrides.clear()
-        registry.get_engine.cache_clear()
+        pluginspec._overrides.clear()
+        pluginspec.get_engine.cache_clear()
 
 
 def test_bad_override_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DOCAI_ENGINES", "Nope=x:y")
     with pytest.raises(ValueError, match="DOCAI_ENGINES"):
-        registry.engine_path(Tool.ICR)
+        pluginspec.engine_path(Tool.ICR)

@@ -9,8 +9,8 @@ import pytest
 from PIL import Image
 from reportlab.pdfgen import canvas
 
-from prefect_docai.engines.base import DocumentError
-from prefect_docai.engines.sniff import inspect_document, sniff_media_type
+from prefect_docai.engines.pluginspec import DocumentError
+from prefect_docai.files.sniff import inspect_document, sniff_media_type
 
 
 def _pdf(pages: int) -> bytes:

@@ -15,9 +15,9 @@ from reportlab.lib.units import cm
 from reportlab.pdfgen import canvas
 from reportlab.platypus import SimpleDocTemplate, Table, TableStyle
 
-from prefect_docai.engines.base import EngineOptions
+from prefect_docai.engines.pluginspec import EngineOptions
 from prefect_docai.engines.tables import TableEngine
-from prefect_docai.engines.tables.geometry import Segment
+from prefect_docai.engines.tables.geometry import Ruling
 from prefect_docai.engines.tables.lattice import find_ruled_tables
 from prefect_docai.models import TableExtractionResult, TableResult
 
@@ -201,8 +201,8 @@ def test_threshold_drops_tables() -> None:
 
 def test_lattice_spans_from_missing_rules() -> None:
     # 3×3 grid whose top row has no inner vertical rules: one cell spanning 3 columns
-    hs = [Segment(0, y, 300, y) for y in (0, 20, 40, 60)]
-    vs = [Segment(x, 0, x, 60) for x in (0, 300)] + [Segment(x, 20, x, 60) for x in (100, 200)]
+    hs = [Ruling(0, y, 300, y) for y in (0, 20, 40, 60)]
+    vs = [Ruling(x, 0, x, 60) for x in (0, 300)] + [Ruling(x, 20, x, 60) for x in (100, 200)]
     (table,) = find_ruled_tables(1, hs + vs)
     assert (table.n_rows, table.n_cols) == (3, 3)
     spans = {(c.row, c.col): (c.row_span, c.col_span) for c in table.cells}

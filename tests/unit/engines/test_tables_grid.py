@@ -5,8 +5,15 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from prefect_docai.engines.page.model import Word
 from prefect_docai.engines.tables.engine import find_tables
-from prefect_docai.engines.tables.geometry import Box, PageInput, Segment, TWord
+from prefect_docai.engines.tables.geometry import Box, PageInput, PointWord, Ruling
+
+
+def _word(text: str, box: Box, confidence: float = 1.0) -> PointWord:
+    """A word placed directly in points (its page-fraction box is not used here)."""
+    return PointWord(Word(text, (0.0, 0.0, 0.0, 0.0), confidence), box)
+
 
 _TEXTS = st.sampled_from(["12.5", "Total", "a", "(X)", "1,200", "Name:", "–", "and", "x"])
 
@@ -19,22 +26,22 @@ def pages(draw: st.DrawFn) -> PageInput:
         y = draw(st.floats(20, 780))
         w = draw(st.floats(4, 60))
         h = draw(st.sampled_from([8.0, 9.0, 10.0]))
-        words.append(TWord(draw(_TEXTS), Box(x, y, x + w, y + h), draw(st.floats(0.3, 1.0))))
+        words.append(_word(draw(_TEXTS), Box(x, y, x + w, y + h), draw(st.floats(0.3, 1.0))))
     # rows of aligned words make real tables likely, so both finders get exercised
     top = draw(st.floats(100, 600))
     for r in range(draw(st.integers(0, 6))):
         for c in range(draw(st.integers(2, 5))):
             x = 60 + 110 * c
-            words.append(TWord(draw(_TEXTS), Box(x, top + 14 * r, x + 40, top + 14 * r + 9)))
+            words.append(_word(draw(_TEXTS), Box(x, top + 14 * r, x + 40, top + 14 * r + 9)))
     segs = []
     for _ in range(draw(st.integers(0, 12))):
         a = draw(st.floats(10, 580))
         b = draw(st.floats(10, 580))
         c = draw(st.floats(10, 800))
         if draw(st.booleans()):
-            segs.append(Segment(min(a, b), c, max(a, b) + 7, c))
+            segs.append(Ruling(min(a, b), c, max(a, b) + 7, c))
         else:
-            segs.append(Segment(c % 590, min(a, b), c % 590, max(a, b) + 7))
+            segs.append(Ruling(c % 590, min(a, b), c % 590, max(a, b) + 7))
     if draw(st.booleans()):
         # a ruled grid with some inner rule pieces left out (spanning cells)
         n_rows, n_cols = draw(st.integers(1, 5)), draw(st.integers(1, 5))
@@ -44,16 +51,16 @@ def pages(draw: st.DrawFn) -> PageInput:
         for j, y in enumerate(ys):
             for i in range(n_cols):
                 if j in (0, n_rows) or draw(st.integers(0, 4)):
-                    segs.append(Segment(xs[i], y, xs[i + 1], y))
+                    segs.append(Ruling(xs[i], y, xs[i + 1], y))
         for i, x in enumerate(xs):
             for j in range(n_rows):
                 if i in (0, n_cols) or draw(st.integers(0, 4)):
-                    segs.append(Segment(x, ys[j], x, ys[j + 1]))
+                    segs.append(Ruling(x, ys[j], x, ys[j + 1]))
         for j in range(n_rows):
             for i in range(n_cols):
                 if draw(st.integers(0, 3)):
                     words.append(
-                        TWord(draw(_TEXTS), Box(xs[i] + 5, ys[j] + 5, xs[i] + 40, ys[j] + 14))
+                        _word(draw(_TEXTS), Box(xs[i] + 5, ys[j] + 5, xs[i] + 40, ys[j] + 14))
                     )
     return PageInput(1, 595, 842, words, segs)
 

@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 
 from prefect_docai import samples
-from prefect_docai.engines.languages import tessdata_dir
+from prefect_docai.engines.page.languages import tessdata_dir
 
 os.environ.setdefault("OMP_THREAD_LIMIT", "1")
 

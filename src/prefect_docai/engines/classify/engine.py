@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from prefect_docai.engines.base import EngineOptions, EngineOutput
-from prefect_docai.engines.classify.classifier import classify_pages
-from prefect_docai.engines.classify.model import default_model
-from prefect_docai.engines.classify.pages import ocr_languages, page_views
-from prefect_docai.engines.document import load_document
+from prefect_docai.engines.doctype.model import default_model
+from prefect_docai.engines.doctype.scoring import classify_pages
+from prefect_docai.engines.doctype.views import ocr_languages, page_views
+from prefect_docai.engines.page.document import load_document
+from prefect_docai.engines.pluginspec import EngineOptions, EngineOutput
 from prefect_docai.models.tools import Tool
 
 

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from prefect_docai.engines.parsing import normalize_bic, normalize_iban, normalize_vat_id
+from prefect_docai.engines.extract import normalize_bic, normalize_iban, normalize_vat_id
+from prefect_docai.engines.extract.amounts import close, tax_line_consistent
 from prefect_docai.models.results import Field, InvoiceChecks, InvoiceResult
-
-CENT = Decimal("0.01")
 
 
 def _dec(field: Field | None) -> Decimal | None:
@@ -17,16 +16,6 @@ def _dec(field: Field | None) -> Decimal | None:
         return Decimal(str(field.value))
     except ArithmeticError:
         return None
-
-
-def close(a: Decimal, b: Decimal, tolerance: Decimal = CENT) -> bool:
-    return abs(a - b) <= tolerance
-
-
-def tax_line_consistent(base: Decimal, rate: Decimal, amount: Decimal) -> bool:
-    """base × rate = amount, allowing a cent of rounding per started 1000 of base."""
-    tolerance = CENT * (1 + abs(base) // 1000)
-    return close((base * rate / 100), amount, tolerance + CENT / 2)
 
 
 def compute_checks(result: InvoiceResult) -> InvoiceChecks:

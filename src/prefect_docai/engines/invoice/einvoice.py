@@ -15,7 +15,7 @@ from typing import Any
 
 from lxml import etree
 
-from prefect_docai.engines.parsing import format_amount
+from prefect_docai.engines.extract import format_amount
 from prefect_docai.models.results import (
     Field,
     InvoiceLineItem,

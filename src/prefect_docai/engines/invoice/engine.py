@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
-from prefect_docai.engines.base import DocumentError, EngineOptions, EngineOutput, OutputFile
+from prefect_docai.engines.extract.fields import drop_below
+from prefect_docai.engines.extract.rows import document_layouts
 from prefect_docai.engines.invoice.checks import compute_checks
 from prefect_docai.engines.invoice.einvoice import (
     NotAnInvoiceXml,
@@ -13,13 +12,12 @@ from prefect_docai.engines.invoice.einvoice import (
 )
 from prefect_docai.engines.invoice.locate import locate_fields
 from prefect_docai.engines.invoice.text import extract_invoice
-from prefect_docai.engines.parsing.pages import document_layouts
-from prefect_docai.engines.sniff import sniff_media_type
-from prefect_docai.models.results import Field, InvoiceResult
+from prefect_docai.engines.page.document import Document, load_document
+from prefect_docai.engines.page.outputs import plain_text, searchable_pdf
+from prefect_docai.engines.pluginspec import DocumentError, EngineOptions, EngineOutput, OutputFile
+from prefect_docai.files.sniff import sniff_media_type
+from prefect_docai.models.results import InvoiceResult
 from prefect_docai.models.tools import Tool
-
-if TYPE_CHECKING:
-    from prefect_docai.engines.document import Document
 
 INVOICE_LANGUAGES = ("deu", "eng")
 """ToolInvoice takes no language hint: it reads German and English documents."""
@@ -28,21 +26,6 @@ INVOICE_LANGUAGES = ("deu", "eng")
 def _languages(options: EngineOptions) -> tuple[str, ...]:
     extra = tuple(code for code in options.languages if code not in ("auto", *INVOICE_LANGUAGES))
     return (*INVOICE_LANGUAGES, *extra)
-
-
-def drop_below(model: Any, threshold: float) -> Any:
-    """A copy of a result model with every field under ``threshold`` confidence nulled."""
-    updates: dict[str, Any] = {}
-    for name in type(model).model_fields:
-        value = getattr(model, name)
-        if isinstance(value, Field):
-            if value.confidence < threshold:
-                updates[name] = None
-        elif isinstance(value, list):
-            updates[name] = [drop_below(v, threshold) if hasattr(v, "model_fields") else v for v in value]
-        elif hasattr(value, "model_fields"):
-            updates[name] = drop_below(value, threshold)
-    return model.model_copy(update=updates)
 
 
 class InvoiceEngine:
@@ -60,8 +43,6 @@ class InvoiceEngine:
             if {"PDF", "TXT"} & set(options.output_formats):
                 warnings.append("A bare XML upload has no pages: only JSON is produced.")
             return EngineOutput(result=xml_result, page_count=1, warnings=warnings)
-
-        from prefect_docai.engines.document import load_document
 
         xml = extract_xml_from_pdf(data) if media_type == "application/pdf" else None
         with load_document(data, languages=_languages(options), dpi=300) as document:
@@ -94,8 +75,6 @@ class InvoiceEngine:
     @staticmethod
     def _files(document: Document, options: EngineOptions) -> list[OutputFile]:
         """The PDF (searchable) and TXT renderings ToolInvoice offers besides JSON."""
-        from prefect_docai.engines.outputs import plain_text, searchable_pdf
-
         files: list[OutputFile] = []
         stem = options.file_name.rsplit(".", 1)[0] or "document"
         if "PDF" in options.output_formats:

@@ -9,40 +9,40 @@ from datetime import date
 from decimal import Decimal
 from itertools import product
 
-from prefect_docai.engines.invoice import labels as L
-from prefect_docai.engines.invoice.candidates import (
+from prefect_docai.engines.extract import (
+    format_amount,
+    normalize_bic,
+    normalize_tax_number,
+    parse_date,
+)
+from prefect_docai.engines.extract.amounts import (
+    CURRENCY_CODES,
+    CURRENCY_SYMBOLS,
+    close,
+)
+from prefect_docai.engines.extract.candidates import (
     Candidate,
+    best,
     date_in,
     label_hits,
     money_tokens,
     value_runs,
 )
-from prefect_docai.engines.invoice.checks import close, tax_line_consistent
-from prefect_docai.engines.parsing import (
-    format_amount,
-    format_rate,
-    normalize_bic,
-    normalize_tax_number,
-    normalize_vat_id,
-    parse_date,
-)
-from prefect_docai.engines.parsing.amounts import CURRENCY_CODES, CURRENCY_SYMBOLS
-from prefect_docai.engines.parsing.ids import find_ibans, vat_id_shape
-from prefect_docai.engines.parsing.layout import PageLayout, Segment, Token, fold
+from prefect_docai.engines.extract.ids import bic_matches_iban, find_ibans
+from prefect_docai.engines.extract.rows import PageLayout, Segment, fold
+from prefect_docai.engines.extract.tax import is_buyer_context
+from prefect_docai.engines.invoice import labels as L
+from prefect_docai.engines.page.model import Word
 
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9/_.\-]*$")
 _SKIP_BEFORE_ID = {"nr", "nr.", "no", "no.", "#", ":", "n°", "no:", "nr:", "number", "nummer",
                    "n°:", "n", "°", "num", "num."}
 
 
-def best(candidates: Sequence[Candidate]) -> Candidate | None:
-    return max(candidates, key=lambda c: c.score, default=None)
-
-
 # --- invoice number -------------------------------------------------------------------
 
 
-def _id_from(tokens: Sequence[Token]) -> tuple[str, Token] | None:
+def _id_from(tokens: Sequence[Word]) -> tuple[str, Word] | None:
     for token in tokens[:4]:
         text = token.text.strip().strip(":,;")
         if not text or text.lower() in _SKIP_BEFORE_ID:
@@ -191,7 +191,7 @@ def currency(layouts: Sequence[PageLayout]) -> Candidate | None:
                 if label_code in CURRENCY_CODES:
                     return Candidate(label_code, (token,), factor, token.text)
     votes: Counter[str] = Counter()
-    where: dict[str, Token] = {}
+    where: dict[str, Word] = {}
     for layout in layouts:
         for row in layout.rows:
             for token in row.tokens:
@@ -216,40 +216,6 @@ def currency(layouts: Sequence[PageLayout]) -> Candidate | None:
 # --- identifiers ----------------------------------------------------------------------
 
 
-def _is_buyer_context(text: str) -> bool:
-    return L.BUYER_CONTEXT.search(fold(text)) is not None
-
-
-def vat_ids(layouts: Sequence[PageLayout]) -> tuple[Candidate | None, Candidate | None]:
-    """Seller and buyer VAT ids: a VAT-shaped id (valid check digit preferred), assigned
-    to the buyer when its label says so (``Ihre USt-IdNr``, ``N° TVA client``)."""
-    seller: list[Candidate] = []
-    buyer: list[Candidate] = []
-    for layout in layouts:
-        for row in layout.rows:
-            for segment in row.segments:
-                tokens = segment.tokens
-                for start in range(len(tokens)):
-                    for width in (1, 2, 3, 4, 5):
-                        piece = tokens[start : start + width]
-                        if len(piece) < width:
-                            break
-                        text = "".join(t.text for t in piece).strip(":,;()")
-                        shaped = vat_id_shape(text)
-                        if shaped is None:
-                            continue
-                        valid = normalize_vat_id(shaped) is not None
-                        context = fold(segment.text)
-                        labelled = L.VAT_ID.search(context) is not None
-                        score = 0.55 + (0.25 if valid else 0) + (0.15 if labelled else 0)
-                        candidate = Candidate(shaped, tuple(piece), score, " ".join(t.text for t in piece))
-                        (buyer if _is_buyer_context(segment.text) and labelled else seller).append(candidate)
-                        break
-    seller_best = best(seller)
-    buyer_best = best([c for c in buyer if seller_best is None or c.value != seller_best.value])
-    return seller_best, buyer_best
-
-
 def tax_number(layouts: Sequence[PageLayout]) -> Candidate | None:
     for layout, row, segment, end in label_hits(layouts, L.TAX_NUMBER):
         for tokens, factor in value_runs(layout, row, segment, end):
@@ -265,8 +231,6 @@ def tax_number(layouts: Sequence[PageLayout]) -> Candidate | None:
 def bank(layouts: Sequence[PageLayout]) -> tuple[Candidate | None, Candidate | None]:
     """IBAN (checksum-valid; labelled ones first, later pages' footers preferred) and BIC
     (labelled, or any BIC-shaped token matching the IBAN's bank)."""
-    from prefect_docai.engines.parsing.ids import bic_matches_iban
-
     ibans: list[Candidate] = []
     for layout in layouts:
         for row in layout.rows:
@@ -275,7 +239,7 @@ def bank(layouts: Sequence[PageLayout]) -> tuple[Candidate | None, Candidate | N
                     used = tuple(segment.tokens_in(start, end))
                     context = fold(segment.text + " " + row.text)
                     score = 0.8 + (0.15 if L.IBAN.search(context) else 0)
-                    if _is_buyer_context(row.text) and "iban" not in context[:10]:
+                    if is_buyer_context(row.text) and "iban" not in context[:10]:
                         score -= 0.3
                     ibans.append(Candidate(value, used, score, segment.text[start:end]))
     if not ibans:
@@ -440,7 +404,7 @@ def totals(
 
 def _amounts_after_label(
     segments: Sequence[Segment], index: int, separator: str | None
-) -> list[tuple[Decimal, tuple[Token, ...], str | None]]:
+) -> list[tuple[Decimal, tuple[Word, ...], str | None]]:
     """Amounts belonging to the label in ``segments[index]``: in its own segment and in
     the number-only segments after it, up to the next segment with words (another label,
     as in ``Exclusief BTW € 593,36   Subtotaal € 717,97``)."""
@@ -503,55 +467,6 @@ def _choose_totals(
     net, tax, gross = best_pick
     due = best(pools["due"])
     return {"net": net, "tax": tax, "gross": gross, "due": due}
-
-
-_RATE = re.compile(r"^(\d{1,2}(?:[.,]\d{1,2})?)\s*%?$")
-
-
-def tax_breakdown(
-    layouts: Sequence[PageLayout], decimal_separator: str | None
-) -> list[tuple[Candidate, Candidate, Candidate]]:
-    """VAT lines (rate, base, amount): rows holding a rate and two amounts with
-    base × rate = amount — the arithmetic is what identifies them, in any layout."""
-    found: list[tuple[Candidate, Candidate, Candidate]] = []
-    seen: set[tuple[Decimal, Decimal, Decimal]] = set()
-    for layout in layouts:
-        for row in layout.rows:
-            tokens = row.tokens
-            amounts = money_tokens(tokens, decimal_separator)
-            if len(amounts) < 2:
-                continue
-            rates: list[tuple[Decimal, Token]] = []
-            for index, token in enumerate(tokens):
-                text = token.text.strip()
-                if text == "%" and index > 0:
-                    text = tokens[index - 1].text + "%"
-                    token = tokens[index - 1]
-                match = _RATE.match(text)
-                if match and (text.endswith("%") or re.fullmatch(r"\d{1,2}(?:[.,]\d{1,2})?", text)):
-                    rate = Decimal(match.group(1).replace(",", "."))
-                    if Decimal(0) < rate <= Decimal(30):
-                        rates.append((rate, token))
-            for rate, rate_token in rates:
-                for (base, base_tokens, _), (amount, amount_tokens, _) in product(amounts, amounts):
-                    if base_tokens == amount_tokens or base <= amount or base == 0:
-                        continue
-                    if base_tokens[0].bbox[0] > amount_tokens[0].bbox[0]:
-                        continue
-                    if not tax_line_consistent(base, rate, amount):
-                        continue
-                    key = (rate, base, amount)
-                    if key in seen:
-                        continue
-                    seen.add(key)
-                    found.append(
-                        (
-                            Candidate(format_rate(rate), (rate_token,), 0.9, rate_token.text),
-                            Candidate(base, base_tokens, 0.9, " ".join(t.text for t in base_tokens)),
-                            Candidate(amount, amount_tokens, 0.9, " ".join(t.text for t in amount_tokens)),
-                        )
-                    )
-    return found
 
 
 def amount_text(value: object) -> str:

@@ -10,11 +10,12 @@ from dataclasses import dataclass
 from decimal import Decimal
 from itertools import product
 
-from prefect_docai.engines.invoice.candidates import Candidate, money_tokens, strip_currency
-from prefect_docai.engines.invoice.checks import close
+from prefect_docai.engines.extract import format_rate, parse_amount
+from prefect_docai.engines.extract.amounts import close
+from prefect_docai.engines.extract.candidates import Candidate, money_tokens, strip_currency
+from prefect_docai.engines.extract.rows import PageLayout, Row, fold
 from prefect_docai.engines.invoice.fields import _total_kind
-from prefect_docai.engines.parsing import format_rate, parse_amount
-from prefect_docai.engines.parsing.layout import PageLayout, Row, Token, fold
+from prefect_docai.engines.page.model import Word
 
 _HEADER = {
     "description": re.compile(
@@ -91,7 +92,7 @@ _UNIT_WORDS = re.compile(
 )
 
 
-def _number(token: Token, separator: str | None) -> Decimal | None:
+def _number(token: Word, separator: str | None) -> Decimal | None:
     core, _ = strip_currency(token.text)
     if not _NUMBER.match(core):
         return None
@@ -124,7 +125,7 @@ def _item(row: Row, header: dict[str, tuple[float, float]], separator: str | Non
         and token.bbox[2] <= net_tokens[0].bbox[0] + 1e-6
     ]
     quantity_candidate = price_candidate = None
-    best_pair: tuple[float, Decimal, Token, Decimal, Token] | None = None
+    best_pair: tuple[float, Decimal, Word, Decimal, Word] | None = None
     for (q, q_token), (p, p_token) in product(numbers, numbers):
         if q_token is p_token or q <= 0:
             continue
@@ -187,5 +188,5 @@ def _plain(value: Decimal) -> str:
     return format(value.normalize(), "f")
 
 
-def _overlaps(token: Token, span: tuple[float, float]) -> bool:
+def _overlaps(token: Word, span: tuple[float, float]) -> bool:
     return token.bbox[0] < span[1] + 0.02 and token.bbox[2] > span[0] - 0.02

@@ -5,15 +5,13 @@ from __future__ import annotations
 
 import re
 
+from prefect_docai.engines.extract.labels import rx as _rx
+
 _I = re.IGNORECASE
 
 
 _OTHER_DOCUMENT = r"(?!bestell|order|auftrag|liefer|vertrag|kunde|customer|delivery|commande)"
 """Inside a title line: words that make the number/date another document's."""
-
-
-def _rx(*alternatives: str) -> re.Pattern[str]:
-    return re.compile("|".join(f"(?:{a})" for a in alternatives), _I)
 
 
 INVOICE_NUMBER = _rx(
@@ -108,17 +106,7 @@ BUYER_LABEL = _rx(
     r"^factur[ée]\s+[àa]\b", r"^adresse\s+de\s+facturation\b", r"^klant\b", r"^afnemer\b",
     r"^factuuradres\b", r"^k[äa]ufer/", r"^empf[äa]nger\b",
 )
-BUYER_CONTEXT = _rx(
-    r"kunde", r"customer", r"client", r"klant", r"k[äa]ufer", r"buyer", r"ihre?\b",
-    r"your\b", r"empf[äa]nger", r"acheteur",
-)
 
-VAT_ID = _rx(
-    r"u\.?\s*st\.?[\s.-]*id", r"ust[\s.-]*id", r"ustid", r"umsatzsteuer[\s-]*id",
-    r"vat\s*(?:reg(?:istration)?\.?\s*)?(?:no|number|id|nr)", r"\bvat\b", r"n[°o]\s*tva",
-    r"\btva\b", r"btw[\s-]*(?:nummer|nr|id)?", r"tax\s*id", r"\bvat\s*:", r"mwst[\s-]*nr",
-    r"identifikationsnummer", r"intracom",
-)
 TAX_NUMBER = _rx(r"steuer[\s-]*(?:nummer|nr\.?)", r"st\.?[\s-]*nr\.?", r"stnr", r"tax\s*number")
 IBAN = _rx(r"\biban\b")
 BIC = _rx(r"\bbic\b", r"swift", r"bic[\s-]*code")
@@ -144,16 +132,7 @@ STREET_WORD = _rx(
     r"\bplace\b", r"\bstraat\b", r"\blaan\b", r"\bgracht\b", r"\bplein\b", r"postfach",
     r"p\.?\s?o\.?\s?box",
 )
-CITY_POSTCODE = re.compile(
-    r"^(?P<city>[^\W\d_][\w .'-]*?),?\s+(?:(?P<state>[A-Z]{2})\s+)?"
-    r"(?P<pc>\d{5}(?:-\d{4})?|[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2})$"
-)
-"""US ("Fremont CA 94538") and UK ("London SW1A 1AA") order: city first."""
 ACCOUNT_HOLDER = _rx(
     r"kontoinhaber", r"account\s*(?:holder|name)", r"titulaire\s*du\s*compte",
     r"rekeninghouder", r"beneficiary", r"zahlungsempf[äa]nger",
-)
-POSTCODE_CITY = re.compile(
-    r"^(?:(?P<cc>[A-Z]{1,2})[- ])?(?:(?P<pc>\d{4}\s?[A-Z]{2}(?=\s)|\d{4}|\d{5}"
-    r"|[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2})\s+|(?P<pc5>\d{5}))(?P<city>[^\W\d_][\w .'()/-]*?)\s*$"
 )

@@ -7,8 +7,9 @@ from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from prefect_docai.engines.parsing import detect_decimal_separator, parse_amount, parse_date
-from prefect_docai.engines.parsing.layout import PageLayout, Token, union
+from prefect_docai.engines.extract import detect_decimal_separator, parse_amount, parse_date
+from prefect_docai.engines.extract.rows import PageLayout
+from prefect_docai.engines.page.model import Word, union
 from prefect_docai.models.results import Field, InvoiceResult
 
 _AMOUNT_FIELDS = {"net", "tax", "gross", "amount_due", "base", "amount", "net_amount"}
@@ -20,11 +21,11 @@ def _key(text: str) -> str:
 
 class _Index:
     def __init__(self, layouts: Sequence[PageLayout]) -> None:
-        self.tokens: list[Token] = [t for layout in layouts for row in layout.rows for t in row.tokens]
+        self.tokens: list[Word] = [t for layout in layouts for row in layout.rows for t in row.tokens]
         self.separator = detect_decimal_separator(t.text for t in self.tokens)
-        self.amounts: dict[Decimal, list[Token]] = {}
-        self.dates: dict[str, list[Token]] = {}
-        self.texts: dict[str, list[Token]] = {}
+        self.amounts: dict[Decimal, list[Word]] = {}
+        self.dates: dict[str, list[Word]] = {}
+        self.texts: dict[str, list[Word]] = {}
         for token in self.tokens:
             amount = parse_amount(token.text, self.separator)
             if amount is not None and re.search(r"[.,]\d{2}\b", token.text):
@@ -34,7 +35,7 @@ class _Index:
                 self.dates.setdefault(parsed.isoformat(), []).append(token)
             self.texts.setdefault(_key(token.text), []).append(token)
 
-    def find(self, name: str, field: Field) -> list[Token]:
+    def find(self, name: str, field: Field) -> list[Word]:
         value = str(field.value)
         if name in _AMOUNT_FIELDS:
             try:
@@ -48,7 +49,7 @@ class _Index:
             return self.texts.get(_key(value), [])[:1]
         return self._sequence(words)
 
-    def _sequence(self, words: list[str]) -> list[Token]:
+    def _sequence(self, words: list[str]) -> list[Word]:
         keys = [_key(w) for w in words]
         for index, token in enumerate(self.tokens):
             if _key(token.text) != keys[0]:

@@ -8,10 +8,12 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from prefect_docai.engines.extract import country_code
+from prefect_docai.engines.extract.address import postcode_city
+from prefect_docai.engines.extract.candidates import Candidate, label_hits
+from prefect_docai.engines.extract.rows import PageLayout, Segment, fold
 from prefect_docai.engines.invoice import labels as L
-from prefect_docai.engines.invoice.candidates import Candidate, label_hits
-from prefect_docai.engines.parsing import country_code
-from prefect_docai.engines.parsing.layout import PageLayout, Segment, Token, fold
+from prefect_docai.engines.page.model import Word
 
 _SENDER_SPLIT = re.compile(r"\s+[-–—·•●|∙/]\s+|\s*[·•●|∙]\s*|,\s+")
 _STRONG_SPLIT = re.compile(r"\s+[-–—·•●|∙/]\s+|\s*[·•●|∙]\s*")
@@ -39,7 +41,7 @@ class _Piece:
     """One address line: its text and the tokens it came from."""
 
     text: str
-    tokens: tuple[Token, ...]
+    tokens: tuple[Word, ...]
 
 
 def _pieces_from_segments(segments: Sequence[Segment]) -> list[_Piece]:
@@ -55,7 +57,7 @@ def _sub_piece(piece: _Piece, text: str) -> _Piece:
     start = piece.text.find(text)
     if start < 0:
         return piece
-    tokens: list[Token] = []
+    tokens: list[Word] = []
     position = 0
     for token in piece.tokens:
         begin = piece.text.find(token.text, position)
@@ -124,19 +126,6 @@ def parse_block(pieces: Sequence[_Piece], score: float) -> Party | None:
     text = "\n".join(_clean(p.text) for p in keep)
     party.name = Candidate(re.sub(r"\s+", " ", text), tokens, score, text)
     return party
-
-
-def postcode_city(text: str) -> tuple[str, str, str | None] | None:
-    """Postcode, city and a country prefix (``D-63571``) from an address line, in the
-    continental order (postcode first) or the US/UK order (city first)."""
-    value = text.strip().rstrip(".,")
-    match = L.POSTCODE_CITY.match(value)
-    if match is not None:
-        return match["pc"] or match["pc5"], match["city"].strip(), match["cc"]
-    match = L.CITY_POSTCODE.match(value)
-    if match is not None:
-        return match["pc"], match["city"].strip(), None
-    return None
 
 
 def _clean(text: str) -> str:

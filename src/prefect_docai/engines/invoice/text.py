@@ -5,13 +5,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from decimal import Decimal
 
+from prefect_docai.engines.extract import detect_decimal_separator, format_amount
+from prefect_docai.engines.extract.amounts import close
+from prefect_docai.engines.extract.candidates import Candidate
+from prefect_docai.engines.extract.fields import make_field
+from prefect_docai.engines.extract.rows import PageLayout
+from prefect_docai.engines.extract.tax import tax_breakdown, vat_ids
 from prefect_docai.engines.invoice import fields as F
-from prefect_docai.engines.invoice.candidates import Candidate
-from prefect_docai.engines.invoice.checks import close, compute_checks
+from prefect_docai.engines.invoice.checks import compute_checks
 from prefect_docai.engines.invoice.items import line_items
 from prefect_docai.engines.invoice.parties import Party, parties
-from prefect_docai.engines.parsing import detect_decimal_separator, format_amount
-from prefect_docai.engines.parsing.layout import PageLayout, make_field
 from prefect_docai.models.results import (
     Field,
     InvoiceLineItem,
@@ -50,10 +53,10 @@ def extract_invoice(layouts: Sequence[PageLayout], source: str) -> InvoiceResult
 
     invoice_date, due_date, delivery_date = F.dates(layouts)
     seller, buyer = parties(layouts)
-    seller_vat, buyer_vat = F.vat_ids(layouts)
+    seller_vat, buyer_vat = vat_ids(layouts)
     iban, bic = F.bank(layouts)
 
-    breakdown = F.tax_breakdown(layouts, separator)
+    breakdown = tax_breakdown(layouts, separator)
     breakdown_tax = sum((b[2].value for b in breakdown if isinstance(b[2].value, Decimal)), Decimal(0)) if breakdown else None
     chosen = F.totals(layouts, separator, breakdown_tax)
     net, tax, gross = chosen["net"], chosen["tax"], chosen["gross"]

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from prefect_docai.engines.classify.features import FloatArray
+from prefect_docai.engines.doctype.features import FloatArray
 
 _EPS = 1e-6
 
@@ -42,7 +42,9 @@ class LengthPrior:
 
 
 @dataclass(frozen=True)
-class Segment:
+class PageSpan:
+    """Pages the decoder reads as one document."""
+
     start: int
     end: int
     """Inclusive, 0-based indices into the content pages."""
@@ -54,7 +56,7 @@ def decode(
     prior: LengthPrior,
     forced: Sequence[int] = (),
     max_length: int = 300,
-) -> list[Segment]:
+) -> list[PageSpan]:
     """Segments over ``n = len(boundary)`` pages.
 
     ``boundary[i]`` is P(a document starts at page i); ``boundary[0]`` is ignored (page 0
@@ -99,21 +101,21 @@ def decode(
             if score > best[e + 1]:
                 best[e + 1] = score
                 back[e + 1] = s
-    segments: list[Segment] = []
+    segments: list[PageSpan] = []
     e = n
     while e > 0:
         s = int(back[e])
-        segments.append(Segment(s, e - 1, 0.0))
+        segments.append(PageSpan(s, e - 1, 0.0))
         e = s
     segments.reverse()
     return [_with_confidence(seg, b, must) for seg in segments]
 
 
-def _with_confidence(seg: Segment, b: FloatArray, must: FloatArray) -> Segment:
+def _with_confidence(seg: PageSpan, b: FloatArray, must: FloatArray) -> PageSpan:
     """The weakest decision that shaped the segment: its start, its inner continuations and
     the start of the next document."""
     parts = [1.0 if must[seg.start] else float(b[seg.start])]
     parts.extend(float(1 - b[i]) for i in range(seg.start + 1, seg.end + 1))
     if seg.end + 1 < len(b):
         parts.append(1.0 if must[seg.end + 1] else float(b[seg.end + 1]))
-    return Segment(seg.start, seg.end, round(min(parts), 4))
+    return PageSpan(seg.start, seg.end, round(min(parts), 4))

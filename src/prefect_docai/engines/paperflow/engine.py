@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from pathlib import PurePath
 
-from prefect_docai.engines.base import EngineOptions, EngineOutput
-from prefect_docai.engines.classify.classifier import label, normalize_threshold
-from prefect_docai.engines.classify.model import default_model
-from prefect_docai.engines.classify.pages import ocr_languages, page_views
-from prefect_docai.engines.document import load_document
+from prefect_docai.engines.doctype.model import default_model
+from prefect_docai.engines.doctype.scoring import label
+from prefect_docai.engines.doctype.views import ocr_languages, page_views
+from prefect_docai.engines.page.document import load_document
 from prefect_docai.engines.paperflow.output import split_images, split_pdf
 from prefect_docai.engines.paperflow.splitter import default_boundary_model, split_stream
+from prefect_docai.engines.pluginspec import EngineOptions, EngineOutput, normalize_threshold
 from prefect_docai.models.results import PaperFlowDocument, PaperFlowResult
 from prefect_docai.models.tools import Tool
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 
-from prefect_docai.engines.base import OutputFile
+from prefect_docai.engines.pluginspec import OutputFile
 
 
 def split_pdf(data: bytes, documents: Sequence[Sequence[int]], stem: str) -> list[OutputFile]:

@@ -9,7 +9,7 @@ import numpy as np
 from rapidfuzz import fuzz
 from scipy import sparse
 
-from prefect_docai.engines.classify.features import FloatArray
+from prefect_docai.engines.doctype.features import FloatArray
 from prefect_docai.engines.paperflow.signals import PageSignals
 
 # First-page cues of the current page (greeting, big title, address window, letterhead) are
@@ -127,7 +127,7 @@ class StreamPage:
     source: str
     blanks_before: int = 0
     fingerprint: frozenset[str] = frozenset()
-    """How the page's file was made (``engines.fingerprint``); empty when unknown."""
+    """How the page's file was made (``engines.page.fingerprint``); empty when unknown."""
 
 
 def _sim(a: str, b: str) -> float:

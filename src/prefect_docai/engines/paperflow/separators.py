@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from prefect_docai.engines.classify.pageview import GrayImage
+from prefect_docai.engines.doctype.views import GrayImage
 
 BARCODE_DPI = 150
 MAX_SEPARATOR_WORDS = 30

@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from prefect_docai.engines.classify.pageview import PageView
-from prefect_docai.engines.document import Word
+from prefect_docai.engines.doctype.views import PageView
+from prefect_docai.engines.page.model import Word
 
 _PN_KEYWORD = re.compile(
     r"\b(?:seite|page|blatt|pag\.?|pg\.?|s\.)\s*(\d{1,3})\s*(?:(?:von|of|/|aus|de)\s*(\d{1,3}))?\b",

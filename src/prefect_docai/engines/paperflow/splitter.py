@@ -22,11 +22,11 @@ from typing import Any
 import numpy as np
 from scipy import sparse
 
-from prefect_docai.engines.classify.classifier import PageScores, document_probs, score_pages
-from prefect_docai.engines.classify.features import FloatArray
-from prefect_docai.engines.classify.model import ClassifierModel, default_model, text_matrix
-from prefect_docai.engines.classify.pageview import PageView
-from prefect_docai.engines.paperflow.decode import LengthPrior, Segment, decode
+from prefect_docai.engines.doctype.features import FloatArray
+from prefect_docai.engines.doctype.model import ClassifierModel, default_model, text_matrix
+from prefect_docai.engines.doctype.scoring import PageScores, document_probs, score_pages
+from prefect_docai.engines.doctype.views import PageView
+from prefect_docai.engines.paperflow.decode import LengthPrior, PageSpan, decode
 from prefect_docai.engines.paperflow.pairs import (
     CONTENT_ONLY_FEATURES,
     FINGERPRINT_FEATURES,
@@ -238,7 +238,7 @@ def split_stream(
     boundary = np.ones(n)
     if n > 1:
         boundary[1:] = boundary_model.score(features.pairs, features.origin)
-    segments: list[Segment] = decode(boundary, boundary_model.prior, features.forced)
+    segments: list[PageSpan] = decode(boundary, boundary_model.prior, features.forced)
     out = []
     for seg in segments:
         probs = features.scores.probs[seg.start : seg.end + 1]

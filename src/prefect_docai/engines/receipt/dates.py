@@ -15,8 +15,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from prefect_docai.engines.invoice.candidates import Candidate, date_in
-from prefect_docai.engines.parsing.layout import Row, Token
+from prefect_docai.engines.extract.candidates import Candidate, date_in
+from prefect_docai.engines.extract.rows import Row
+from prefect_docai.engines.page.model import Word
 
 _I = re.IGNORECASE
 DATE_LABEL = re.compile(r"\b(?:dates?|datum|dated|tarikh|dt)\b|^d\s?d\b", _I)
@@ -52,7 +53,7 @@ _CONFUSED_DIGITS = {"6": "0", "0": "8", "8": "0", "9": "0", "3": "8", "5": "6", 
 @dataclass(frozen=True)
 class DateReading:
     value: date
-    tokens: tuple[Token, ...]
+    tokens: tuple[Word, ...]
     cost: float
 
 
@@ -146,8 +147,8 @@ def _readings(row: Row, month_first: bool, labelled: bool, today: date) -> Itera
                 yield DateReading(value, tuple(tokens), 0.45)
 
 
-def _span(row: Row, start: int, end: int) -> tuple[Token, ...]:
-    out: list[Token] = []
+def _span(row: Row, start: int, end: int) -> tuple[Word, ...]:
+    out: list[Word] = []
     position = 0
     for token in row.tokens:
         if position < end and position + len(token.text) > start:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from prefect_docai.engines.base import DocumentError, EngineOptions, EngineOutput
-from prefect_docai.engines.invoice.engine import drop_below
-from prefect_docai.engines.parsing.pages import document_layouts
+from prefect_docai.engines.extract.fields import drop_below
+from prefect_docai.engines.extract.rows import document_layouts
+from prefect_docai.engines.page.document import load_document
+from prefect_docai.engines.pluginspec import DocumentError, EngineOptions, EngineOutput
 from prefect_docai.engines.receipt.extract import extract_receipt
-from prefect_docai.engines.sniff import sniff_media_type
+from prefect_docai.engines.receipt.image import receipt_views
+from prefect_docai.files.sniff import sniff_media_type
 from prefect_docai.models.tools import Tool
 
 RECEIPT_LANGUAGES = ("deu", "eng")
@@ -16,9 +18,6 @@ class ReceiptEngine:
     tool = Tool.RECEIPT
 
     def run(self, data: bytes, options: EngineOptions) -> EngineOutput:
-        from prefect_docai.engines.document import load_document
-        from prefect_docai.engines.receipt.image import receipt_views
-
         if sniff_media_type(data) == "application/xml":
             raise DocumentError("unsupported_media_type", "A receipt must be a PDF or an image.")
         extra = tuple(c for c in options.languages if c not in ("auto", *RECEIPT_LANGUAGES))

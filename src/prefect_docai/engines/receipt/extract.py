@@ -9,11 +9,12 @@ import re
 from collections.abc import Sequence
 from decimal import Decimal
 
-from prefect_docai.engines.invoice.candidates import Candidate
-from prefect_docai.engines.invoice.checks import close
-from prefect_docai.engines.invoice.fields import tax_breakdown, vat_ids
-from prefect_docai.engines.parsing import detect_decimal_separator, format_amount, parse_time
-from prefect_docai.engines.parsing.layout import PageLayout, Row, make_field
+from prefect_docai.engines.extract import detect_decimal_separator, format_amount, parse_time
+from prefect_docai.engines.extract.amounts import close
+from prefect_docai.engines.extract.candidates import Candidate
+from prefect_docai.engines.extract.fields import make_field
+from prefect_docai.engines.extract.rows import PageLayout, Row
+from prefect_docai.engines.extract.tax import tax_breakdown, vat_ids
 from prefect_docai.engines.receipt.dates import receipt_date
 from prefect_docai.engines.receipt.items import find_items
 from prefect_docai.engines.receipt.labels import CARD, CASH

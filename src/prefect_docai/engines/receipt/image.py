@@ -17,8 +17,8 @@ from __future__ import annotations
 import numpy as np
 from PIL import Image
 
-from prefect_docai.engines import raster
-from prefect_docai.engines.document import OcrView
+from prefect_docai.engines.page import raster
+from prefect_docai.engines.page.document import OcrView
 
 COLOURED_INK_SATURATION = 0.25
 """Median saturation of the ink above which the print counts as coloured."""

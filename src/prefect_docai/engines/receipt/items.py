@@ -16,9 +16,11 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from statistics import median
 
-from prefect_docai.engines.invoice.checks import close
-from prefect_docai.engines.parsing import format_amount
-from prefect_docai.engines.parsing.layout import Row, Token, make_field
+from prefect_docai.engines.extract import format_amount
+from prefect_docai.engines.extract.amounts import close
+from prefect_docai.engines.extract.fields import make_field
+from prefect_docai.engines.extract.rows import Row
+from prefect_docai.engines.page.model import Word
 from prefect_docai.engines.receipt import labels as L
 from prefect_docai.engines.receipt.merchant import NOISE, is_header
 from prefect_docai.engines.receipt.totals import Amount, row_amounts
@@ -39,13 +41,13 @@ _COUNT = re.compile(r"\b(?:posten|anzahl|items?|qty|quantity|stückzahl)\b", re.
 
 @dataclass
 class _Item:
-    description: list[Token] = field(default_factory=list)
+    description: list[Word] = field(default_factory=list)
     amount: Amount | None = None
-    quantity: tuple[Decimal, tuple[Token, ...]] | None = None
+    quantity: tuple[Decimal, tuple[Word, ...]] | None = None
     unit_price: Amount | None = None
 
 
-def _words(tokens: Sequence[Token]) -> list[Token]:
+def _words(tokens: Sequence[Word]) -> list[Word]:
     return [
         t for t in tokens
         if re.search(r"[^\W\d_]{3}", t.text) and not _UNIT_WORDS.match(t.text.strip(".:,"))
@@ -82,8 +84,8 @@ def find_items(
     column = median(row_amounts(rows[i], i, separator)[-1].tokens[-1].bbox[2] for i in priced)
     margin = median(rows[i].tokens[0].bbox[0] for i in priced) + 0.3
     found: list[_Item] = []
-    pending: list[Token] = []  # a description printed on its own line above its amount
-    waiting: list[list[Token]] = []
+    pending: list[Word] = []  # a description printed on its own line above its amount
+    waiting: list[list[Word]] = []
     started = False
     consumed: set[int] = set()
     for index in region:
@@ -115,7 +117,7 @@ def find_items(
         lettered = [t for t in left if re.search(r"[^\W\d_]", t.text)]
         description = left[left.index(lettered[0]) :] if words else []
         if description and len(row.segments) >= 2:
-            kept: list[Token] = []
+            kept: list[Word] = []
             for segment in row.segments:
                 inside = [t for t in segment.tokens if t in description]
                 if not inside:
@@ -238,7 +240,7 @@ def _unpriced(rows: Sequence[Row], region: list[int]) -> list[ReceiptItem]:
 
 def _description_only(
     rows: Sequence[Row], index: int, last: int, column: float, separator: str | None
-) -> list[Token]:
+) -> list[Word]:
     """The words of row ``index`` when it is a description line without an amount."""
     if index >= min(last, len(rows)):
         return []

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from prefect_docai.engines.parsing.layout import Row, fold
+from prefect_docai.engines.extract.rows import Row, fold
 
 _I = re.IGNORECASE
 

@@ -14,9 +14,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from prefect_docai.engines.invoice.candidates import Candidate, date_in, money_tokens
-from prefect_docai.engines.invoice.parties import postcode_city
-from prefect_docai.engines.parsing.layout import Row, Segment, Token, fold
+from prefect_docai.engines.extract.address import postcode_city
+from prefect_docai.engines.extract.candidates import Candidate, date_in, money_tokens
+from prefect_docai.engines.extract.rows import Row, Segment, fold
+from prefect_docai.engines.page.model import Word
 from prefect_docai.engines.receipt import labels as L
 
 _I = re.IGNORECASE
@@ -134,7 +135,7 @@ _STATES = (
 _FOLDED_ADDRESS_WORDS = {L.confusion_fold(w): w for w in (*_ADDRESS_WORDS, *_STATES)}
 
 
-def unify_spellings(text: str, tokens: Sequence[Token]) -> str:
+def unify_spellings(text: str, tokens: Sequence[Word]) -> str:
     """A word read twice with a confusable glyph ("Tampoi" … "Tampol"): every reading
     takes the spelling of the one OCR was surest of."""
     best: dict[str, tuple[float, str]] = {}
@@ -210,7 +211,7 @@ def _height(row: Row) -> float:
     return heights[len(heights) // 2]
 
 
-def _name_tokens(rows: Sequence[Row], chosen: Row) -> list[Token]:
+def _name_tokens(rows: Sequence[Row], chosen: Row) -> list[Word]:
     segment = next(
         (s for s in chosen.segments if COMPANY.search(s.text) or SHOP.search(s.text)), None
     )
@@ -220,7 +221,7 @@ def _name_tokens(rows: Sequence[Row], chosen: Row) -> list[Token]:
     forms = list(COMPANY.finditer(clean_text(text)))
     if forms:
         end = forms[-1].end()
-        kept: list[Token] = []
+        kept: list[Word] = []
         position = 0
         cleaned = [clean_text(t.text) for t in tokens]
         for token, word in zip(tokens, cleaned, strict=True):
@@ -325,9 +326,9 @@ def merchant(rows: Sequence[Row]) -> tuple[Candidate | None, Candidate | None, i
     return Candidate(name, name_tokens, strength, raw), address, start - 1
 
 
-def _tokens_before(row: Row, end: int) -> list[Token]:
+def _tokens_before(row: Row, end: int) -> list[Word]:
     """The row's tokens that start before character ``end`` of :attr:`Row.text`."""
-    kept: list[Token] = []
+    kept: list[Word] = []
     position = 0
     for segment in row.segments:
         for token in segment.tokens:

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
-from prefect_docai.engines.invoice.candidates import Candidate, money_tokens
-from prefect_docai.engines.parsing.layout import Row, Token, union
+from prefect_docai.engines.extract.candidates import Candidate, money_tokens
+from prefect_docai.engines.extract.rows import Row
+from prefect_docai.engines.page.model import Word, union
 from prefect_docai.engines.receipt import labels as L
 
 MAX_TOTAL = Decimal("100000")
@@ -30,7 +31,7 @@ _RM_GLUE = re.compile(r"^(?:R[MNHW]|MYR)\.?(?=\d)", re.IGNORECASE)
 @dataclass(frozen=True)
 class Amount:
     value: Decimal
-    tokens: tuple[Token, ...]
+    tokens: tuple[Word, ...]
     row: int
 
     @property
@@ -46,10 +47,10 @@ class _Evidence:
     amount: Amount | None = None
 
 
-def _joined_tokens(tokens: Sequence[Token]) -> list[Token]:
+def _joined_tokens(tokens: Sequence[Word]) -> list[Word]:
     """Tokens with OCR-split amounts rejoined ("79." + "35") and an "RM" prefix read as
     "RN"/"RH" cut off, so that money parsing sees one amount."""
-    out: list[Token] = []
+    out: list[Word] = []
     index = 0
     while index < len(tokens):
         token = tokens[index]
@@ -62,11 +63,12 @@ def _joined_tokens(tokens: Sequence[Token]) -> list[Token]:
             and nxt.bbox[0] - token.bbox[2] < 1.2 * max(token.height, nxt.height)
         ):
             merged = text + nxt.text.rstrip(".")
-            out.append(Token(merged, union((token.bbox, nxt.bbox)), min(token.confidence, nxt.confidence), token.page, token.font_size))
+            out.append(replace(token, text=merged, bbox=union((token.bbox, nxt.bbox)),
+                               confidence=min(token.confidence, nxt.confidence)))
             index += 2
             continue
         if text != token.text:
-            token = Token(text, token.bbox, token.confidence, token.page, token.font_size)
+            token = replace(token, text=text)
         out.append(token)
         index += 1
     return out

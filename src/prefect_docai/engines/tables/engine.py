@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from prefect_docai.engines.base import EngineOptions, EngineOutput
-from prefect_docai.engines.document import Document, Page, load_document
+from prefect_docai.engines.page.document import Document, Page, load_document
+from prefect_docai.engines.pluginspec import EngineOptions, EngineOutput, normalize_threshold
 from prefect_docai.engines.tables.export import csv_output, to_result
-from prefect_docai.engines.tables.geometry import Box, PageInput, Segment, TWord
+from prefect_docai.engines.tables.geometry import Box, PageInput, PointWord, Ruling
 from prefect_docai.engines.tables.grid import GridTable, fill_cells
 from prefect_docai.engines.tables.lattice import find_ruled_tables
 from prefect_docai.engines.tables.rulings import raster_segments, vector_segments
@@ -73,33 +73,16 @@ class TableEngine:
         return EngineOutput(result=result, page_count=page_count, files=files, warnings=warnings)
 
 
-def normalize_threshold(threshold: float | None) -> float | None:
-    """0..1, or a percentage (> 1) as some clients send it (as ToolClassify reads it)."""
-    if threshold is None:
-        return None
-    if threshold > 1.0:
-        threshold /= 100.0
-    return min(max(threshold, 0.0), 1.0)
-
-
 def _page_input(document: Document, page: Page) -> PageInput:
     w, h = page.width, page.height
-    words = [
-        TWord(
-            word.text,
-            Box(word.bbox[0] * w, word.bbox[1] * h, word.bbox[2] * w, word.bbox[3] * h),
-            word.confidence,
-        )
-        for word in page.words
-        if word.text.strip()
-    ]
+    words = [PointWord.of(word, w, h) for word in page.words if word.text.strip()]
     return PageInput(page.number, w, h, _dedupe(words), ocr=page.source == "ocr")
 
 
-def _dedupe(words: list[TWord]) -> list[TWord]:
+def _dedupe(words: list[PointWord]) -> list[PointWord]:
     """Drop words drawn twice at (almost) the same place: fake bold and shadow effects
     overprint text, which would otherwise double cells or rows."""
-    kept: list[TWord] = []
+    kept: list[PointWord] = []
     seen: dict[str, list[Box]] = {}
     for word in words:
         boxes = seen.setdefault(word.text, [])
@@ -113,7 +96,7 @@ def _dedupe(words: list[TWord]) -> list[TWord]:
 
 def _vector_rulings(
     document: Document, pages: list[PageInput]
-) -> dict[int, tuple[list[Segment], list[Box]]]:
+) -> dict[int, tuple[list[Ruling], list[Box]]]:
     """Vector rules for born-digital, unrotated PDF pages (rotated pages and scans use the
     raster, which is always upright)."""
     pdf = document.pdf_bytes
@@ -125,7 +108,7 @@ def _vector_rulings(
     return vector_segments(pdf, wanted)
 
 
-def _raster_rulings(page: Page) -> list[Segment]:
+def _raster_rulings(page: Page) -> list[Ruling]:
     image = page.render(RULING_DPI, grayscale=True)
     gray = np.asarray(image, dtype=np.uint8)
     # the render may be smaller than asked (huge pages): take the scale from its size
@@ -179,15 +162,15 @@ def _unbalanced(text: str, bracket: str) -> bool:
     return text.count(bracket) > text.count(pair)
 
 
-def strip_rule_glyphs(words: list[TWord], segments: list[Segment]) -> list[TWord]:
+def strip_rule_glyphs(words: list[PointWord], segments: list[Ruling]) -> list[PointWord]:
     """OCR reads a table rule touching a word as part of it (``|Percent|``, ``25.0]``):
     drop ``|`` at word ends, and an unbalanced bracket where a vertical rule runs."""
     verticals = [s for s in segments if not s.horizontal]
-    out: list[TWord] = []
+    out: list[PointWord] = []
     for w in words:
         text = w.text
 
-        def near(x: float, word: TWord = w) -> bool:
+        def near(x: float, word: PointWord = w) -> bool:
             return any(
                 abs(v.x0 - x) <= 4 and min(v.y0, v.y1) <= word.box.cy <= max(v.y0, v.y1)
                 for v in verticals
@@ -199,7 +182,7 @@ def strip_rule_glyphs(words: list[TWord], segments: list[Segment]) -> list[TWord
         if len(text) > 1 and text[0] in _OPENERS and _unbalanced(text, text[0]):
             text = text[1:] if near(w.box.x0) else text
         if text:
-            out.append(TWord(text, w.box, w.confidence) if text != w.text else w)
+            out.append(w.with_text(text) if text != w.text else w)
     return out
 
 

@@ -6,7 +6,7 @@ import csv
 import io
 import zipfile
 
-from prefect_docai.engines.base import OutputFile
+from prefect_docai.engines.pluginspec import OutputFile
 from prefect_docai.engines.tables.grid import GridTable
 from prefect_docai.models import TableCell, TableExtractionResult, TableResult
 

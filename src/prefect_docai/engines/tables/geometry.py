@@ -6,8 +6,10 @@ The shared page model speaks in page fractions; table finding needs absolute dis
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from statistics import median
+
+from prefect_docai.engines.page.model import Word
 
 
 @dataclass(frozen=True)
@@ -58,14 +60,33 @@ def union_all(boxes: list[Box]) -> Box:
 
 
 @dataclass(frozen=True)
-class TWord:
-    text: str
+class PointWord:
+    """A page-model word with its box in points (a view: text and confidence are the
+    word's own)."""
+
+    word: Word
     box: Box
-    confidence: float = 1.0
+
+    @classmethod
+    def of(cls, word: Word, width: float, height: float) -> PointWord:
+        """``word`` on a page ``width`` × ``height`` points large."""
+        x0, y0, x1, y1 = word.bbox
+        return cls(word, Box(x0 * width, y0 * height, x1 * width, y1 * height))
+
+    @property
+    def text(self) -> str:
+        return self.word.text
+
+    @property
+    def confidence(self) -> float:
+        return self.word.confidence
+
+    def with_text(self, text: str) -> PointWord:
+        return PointWord(replace(self.word, text=text), self.box)
 
 
 @dataclass(frozen=True)
-class Segment:
+class Ruling:
     """A ruling line: horizontal when ``y0 == y1``, vertical when ``x0 == x1``."""
 
     x0: float
@@ -84,8 +105,8 @@ class PageInput:
     """1-based page number."""
     width: float
     height: float
-    words: list[TWord]
-    segments: list[Segment] = field(default_factory=list)
+    words: list[PointWord]
+    segments: list[Ruling] = field(default_factory=list)
     fills: list[Box] = field(default_factory=list)
     """Filled shapes that are not rules (born-digital pages only): bars of a chart etc."""
     ocr: bool = False

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from prefect_docai.engines.tables.geometry import Box, TWord
+from prefect_docai.engines.tables.geometry import Box, PointWord
 
 _NUMERIC = re.compile(r"^[\s(\[]*[-+−–—±<>~≈]?[$€£¥%#]?\s*\d[\d.,'’\s]*[%)\]*]*[a-zA-Z]{0,2}\)?$")
 _PLACEHOLDER = re.compile(r"^[-–—−.…*/x]+$|^n/?a$", re.IGNORECASE)
@@ -25,7 +25,7 @@ class Cell:
     col_span: int
     box: Box
     text: str = ""
-    words: list[TWord] = field(default_factory=list)
+    words: list[PointWord] = field(default_factory=list)
 
 
 @dataclass
@@ -45,13 +45,13 @@ class GridTable:
     ys: list[float] = field(default_factory=list)
 
 
-def group_lines(words: list[TWord]) -> list[list[TWord]]:
+def group_lines(words: list[PointWord]) -> list[list[PointWord]]:
     """Words into visual text lines (top to bottom, each left to right).
 
     A word joins a line when it overlaps the line's vertical extent by half of the smaller
     height; this tolerates the baseline jitter of OCR and mixed font sizes.
     """
-    lines: list[tuple[float, float, list[TWord]]] = []
+    lines: list[tuple[float, float, list[PointWord]]] = []
     for w in sorted(words, key=lambda w: (w.box.cy, w.box.x0)):
         placed = False
         for i in range(len(lines) - 1, max(-1, len(lines) - 4), -1):
@@ -68,7 +68,7 @@ def group_lines(words: list[TWord]) -> list[list[TWord]]:
     return [sorted(members, key=lambda w: w.box.x0) for _, _, members in ordered]
 
 
-def join_words(words: list[TWord]) -> str:
+def join_words(words: list[PointWord]) -> str:
     """Cell text: its words line by line, lines joined by a space (a wrapped cell reads as
     one phrase); a line-end hyphen directly before a lowercase letter joins the word."""
     parts: list[str] = []
@@ -81,9 +81,9 @@ def join_words(words: list[TWord]) -> str:
     return " ".join(parts).strip()
 
 
-def fill_cells(table: GridTable, words: list[TWord]) -> list[TWord]:
+def fill_cells(table: GridTable, words: list[PointWord]) -> list[PointWord]:
     """Give each cell the words whose centre lies inside it; returns the words used."""
-    used: list[TWord] = []
+    used: list[PointWord] = []
     for w in words:
         for c in table.cells:
             if c.box.contains_point(w.box.cx, w.box.cy):

@@ -6,7 +6,7 @@ edge without a rule along (most of) it merges the two cells beside it into a spa
 
 from __future__ import annotations
 
-from prefect_docai.engines.tables.geometry import Box, Segment, cluster_values
+from prefect_docai.engines.tables.geometry import Box, Ruling, cluster_values
 from prefect_docai.engines.tables.grid import Cell, GridTable
 
 _TOL = 2.5
@@ -15,14 +15,14 @@ _MIN_CELL = 4.0
 """Rows/columns thinner than this (double rules, shading offsets) fold into a neighbour."""
 
 
-def _touches(h: Segment, v: Segment) -> bool:
+def _touches(h: Ruling, v: Ruling) -> bool:
     return (
         min(h.x0, h.x1) - _TOL <= v.x0 <= max(h.x0, h.x1) + _TOL
         and min(v.y0, v.y1) - _TOL <= h.y0 <= max(v.y0, v.y1) + _TOL
     )
 
 
-def _components(hs: list[Segment], vs: list[Segment]) -> list[tuple[list[Segment], list[Segment]]]:
+def _components(hs: list[Ruling], vs: list[Ruling]) -> list[tuple[list[Ruling], list[Ruling]]]:
     parent = list(range(len(hs) + len(vs)))
 
     def find(i: int) -> int:
@@ -37,7 +37,7 @@ def _components(hs: list[Segment], vs: list[Segment]) -> list[tuple[list[Segment
                 a, b = find(i), find(len(hs) + j)
                 if a != b:
                     parent[a] = b
-    groups: dict[int, tuple[list[Segment], list[Segment]]] = {}
+    groups: dict[int, tuple[list[Ruling], list[Ruling]]] = {}
     for i, h in enumerate(hs):
         groups.setdefault(find(i), ([], []))[0].append(h)
     for j, v in enumerate(vs):
@@ -58,7 +58,7 @@ def _fold_thin(edges: list[float]) -> list[float]:
     return out
 
 
-def _covered(segs: list[Segment], pos: float, start: float, end: float, horizontal: bool) -> bool:
+def _covered(segs: list[Ruling], pos: float, start: float, end: float, horizontal: bool) -> bool:
     """Is the grid edge at ``pos`` from ``start`` to ``end`` drawn (≥ 70 % of it)?"""
     need = (end - start) * 0.7
     got = 0.0
@@ -73,7 +73,7 @@ def _covered(segs: list[Segment], pos: float, start: float, end: float, horizont
     return got >= need
 
 
-def find_ruled_tables(page: int, segments: list[Segment]) -> list[GridTable]:
+def find_ruled_tables(page: int, segments: list[Ruling]) -> list[GridTable]:
     hs = [s for s in segments if s.horizontal]
     vs = [s for s in segments if not s.horizontal]
     tables: list[GridTable] = []
@@ -91,7 +91,7 @@ def find_ruled_tables(page: int, segments: list[Segment]) -> list[GridTable]:
 
 
 def _grid(
-    page: int, xs: list[float], ys: list[float], hs: list[Segment], vs: list[Segment]
+    page: int, xs: list[float], ys: list[float], hs: list[Ruling], vs: list[Ruling]
 ) -> GridTable | None:
     n_rows, n_cols = len(ys) - 1, len(xs) - 1
     parent = list(range(n_rows * n_cols))

@@ -1,6 +1,6 @@
 """Ruling lines of a page: from PDF vector graphics (born-digital) or from the raster (scans).
 
-Both sources end as merged horizontal/vertical :class:`Segment` lists in page points, so
+Both sources end as merged horizontal/vertical :class:`Ruling` lists in page points, so
 the grid builder does not care where a line came from.
 """
 
@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from prefect_docai.engines.tables.geometry import Box, Segment
+from prefect_docai.engines.tables.geometry import Box, Ruling
 
 _MIN_LENGTH_PT = 6.0
 """Shorter strokes are glyph parts, bullets or tick marks, not table rules."""
@@ -50,16 +50,16 @@ def _stroked(obj: dict[str, Any]) -> bool:
 
 def vector_segments(
     pdf_bytes: bytes, page_numbers: Iterable[int]
-) -> dict[int, tuple[list[Segment], list[Box]]]:
+) -> dict[int, tuple[list[Ruling], list[Box]]]:
     """Per 1-based page number: ruling segments from the PDF's lines, rectangles and
     curves, and the filled shapes that are not rules (bars, shading, logos)."""
     import pdfplumber
 
-    result: dict[int, tuple[list[Segment], list[Box]]] = {}
+    result: dict[int, tuple[list[Ruling], list[Box]]] = {}
     with pdfplumber.open(io.BytesIO(pdf_bytes)) as pdf:
         for number in page_numbers:
             page = pdf.pages[number - 1]
-            segs: list[Segment] = []
+            segs: list[Ruling] = []
             fills: list[Box] = []
             # pdfplumber gives top-left coordinates in the mediabox frame; the page model's
             # words are relative to the crop box
@@ -74,25 +74,25 @@ def vector_segments(
                     fills.append(Box(x0, top, x1, bottom))
                     continue  # real curves (charts, rounded logos) are not rules
                 if h <= 2.5 and w >= _MIN_LENGTH_PT:
-                    segs.append(Segment(x0, (top + bottom) / 2, x1, (top + bottom) / 2))
+                    segs.append(Ruling(x0, (top + bottom) / 2, x1, (top + bottom) / 2))
                 elif w <= 2.5 and h >= _MIN_LENGTH_PT:
-                    segs.append(Segment((x0 + x1) / 2, top, (x0 + x1) / 2, bottom))
+                    segs.append(Ruling((x0 + x1) / 2, top, (x0 + x1) / 2, bottom))
                 elif w > 2.5 and h > 2.5 and obj["object_type"] != "line" and not _stroked(obj):
                     fills.append(Box(x0, top, x1, bottom))
                 elif w > 2.5 and h > 2.5 and obj["object_type"] == "rect":
                     # a drawn box: its four edges are rules. Shading alone (filled, no
                     # stroke) is not: it is often inset from the cell and would split it.
                     segs += [
-                        Segment(x0, top, x1, top),
-                        Segment(x0, bottom, x1, bottom),
-                        Segment(x0, top, x0, bottom),
-                        Segment(x1, top, x1, bottom),
+                        Ruling(x0, top, x1, top),
+                        Ruling(x0, bottom, x1, bottom),
+                        Ruling(x0, top, x0, bottom),
+                        Ruling(x1, top, x1, bottom),
                     ]
             result[number] = (merge_segments(segs), fills)
     return result
 
 
-def raster_segments(gray: NDArray[np.uint8], dpi: float) -> list[Segment]:
+def raster_segments(gray: NDArray[np.uint8], dpi: float) -> list[Ruling]:
     """Ruling segments (in points) from a grayscale page image by morphological opening.
 
     Horizontal and vertical structuring elements a quarter inch long keep rules and drop
@@ -105,7 +105,7 @@ def raster_segments(gray: NDArray[np.uint8], dpi: float) -> list[Segment]:
     )
     length = max(15, int(dpi * 0.25))
     scale = 72.0 / dpi
-    segs: list[Segment] = []
+    segs: list[Ruling] = []
     for horizontal in (True, False):
         kernel_shape = (length, 1) if horizontal else (1, length)
         bridge = (max(3, int(dpi * 0.02)), 1) if horizontal else (1, max(3, int(dpi * 0.02)))
@@ -120,16 +120,16 @@ def raster_segments(gray: NDArray[np.uint8], dpi: float) -> list[Segment]:
             x, y, w, h = (int(v) for v in stats[i, :4])
             if horizontal and w >= length and h <= max(6, dpi * 0.03):
                 yc = (y + h / 2) * scale
-                segs.append(Segment(x * scale, yc, (x + w) * scale, yc))
+                segs.append(Ruling(x * scale, yc, (x + w) * scale, yc))
             elif not horizontal and h >= length and w <= max(6, dpi * 0.03):
                 xc = (x + w / 2) * scale
-                segs.append(Segment(xc, y * scale, xc, (y + h) * scale))
+                segs.append(Ruling(xc, y * scale, xc, (y + h) * scale))
     return merge_segments(segs)
 
 
-def merge_segments(segs: list[Segment], tol: float = 2.0, gap: float = 3.0) -> list[Segment]:
+def merge_segments(segs: list[Ruling], tol: float = 2.0, gap: float = 3.0) -> list[Ruling]:
     """Snap nearly collinear segments to one coordinate and join overlapping/near pieces."""
-    out: list[Segment] = []
+    out: list[Ruling] = []
     for horizontal in (True, False):
         items = [s for s in segs if s.horizontal == horizontal]
         # (position across, start, end) so both orientations share the code
@@ -163,6 +163,6 @@ def merge_segments(segs: list[Segment], tol: float = 2.0, gap: float = 3.0) -> l
                 if end - start < _MIN_LENGTH_PT:
                     continue
                 out.append(
-                    Segment(start, pos, end, pos) if horizontal else Segment(pos, start, pos, end)
+                    Ruling(start, pos, end, pos) if horizontal else Ruling(pos, start, pos, end)
                 )
     return out

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from statistics import median
 
-from prefect_docai.engines.tables.geometry import Box, Segment, TWord, union_all
+from prefect_docai.engines.tables.geometry import Box, PointWord, Ruling, union_all
 from prefect_docai.engines.tables.grid import Cell, GridTable, group_lines, is_numeric, join_words
 
 _CHUNK_GAP = 0.9
@@ -31,8 +31,8 @@ _CONNECTOR = re.compile(
 
 @dataclass
 class _Line:
-    words: list[TWord]
-    chunks: list[list[TWord]]
+    words: list[PointWord]
+    chunks: list[list[PointWord]]
     box: Box
     em: float
 
@@ -41,8 +41,8 @@ class _Line:
         return len(self.chunks) >= 2
 
 
-def _chunks(words: list[TWord], em: float) -> list[list[TWord]]:
-    out: list[list[TWord]] = [[words[0]]]
+def _chunks(words: list[PointWord], em: float) -> list[list[PointWord]]:
+    out: list[list[PointWord]] = [[words[0]]]
     for prev, w in itertools.pairwise(words):
         if w.box.x0 - prev.box.x1 > _CHUNK_GAP * em:
             out.append([w])
@@ -58,7 +58,7 @@ def _is_prose(line: _Line, text_width: float) -> bool:
     return len(line.words) >= 7 and line.box.width > 0.5 * text_width
 
 
-def _make_lines(words: list[TWord]) -> list[_Line]:
+def _make_lines(words: list[PointWord]) -> list[_Line]:
     lines: list[_Line] = []
     for members in group_lines(words):
         em = median(w.box.height for w in members) or 1.0
@@ -179,7 +179,7 @@ def _col_of(box: Box, cols: list[tuple[float, float]]) -> list[int]:
     return [dist.index(min(dist))]
 
 
-def _underlined(box: Box, em: float, rules: list[Segment]) -> bool:
+def _underlined(box: Box, em: float, rules: list[Ruling]) -> bool:
     """A rule right under a phrase and at least as wide: a group heading's underline."""
     return any(
         0 <= r.y0 - box.y1 <= 1.5 * em and r.x0 <= box.x0 + 2 and r.x1 >= box.x1 - 2 for r in rules
@@ -190,10 +190,10 @@ def _line_cells(
     line: _Line,
     cols: list[tuple[float, float]],
     header: bool,
-    rules: list[Segment] | None = None,
-) -> list[tuple[int, int, list[TWord]]]:
+    rules: list[Ruling] | None = None,
+) -> list[tuple[int, int, list[PointWord]]]:
     """(first column, span, words) for each cell a line contributes."""
-    out: list[tuple[int, int, list[TWord]]] = []
+    out: list[tuple[int, int, list[PointWord]]] = []
     for chunk in line.chunks:
         box = union_all([w.box for w in chunk])
         hit = _col_of(box, cols)
@@ -205,7 +205,7 @@ def _line_cells(
         if all(len(p) == 1 for p in per_word) and not underlined:
             # cells closer than the chunk gap (no word straddles a column gap): split them
             # back at the gap; a word across a gap marks a heading spanning columns
-            by_col: dict[int, list[TWord]] = {}
+            by_col: dict[int, list[PointWord]] = {}
             for w, p in zip(chunk, per_word, strict=True):
                 by_col.setdefault(p[0], []).append(w)
             out.extend((c, 1, ws) for c, ws in sorted(by_col.items()))
@@ -279,15 +279,15 @@ def _body_rows(
 
 
 def _header_cells(
-    lines: list[_Line], cols: list[tuple[float, float]], rules: list[Segment]
+    lines: list[_Line], cols: list[tuple[float, float]], rules: list[Ruling]
 ) -> tuple[int, list[Cell]]:
     """Header lines → (number of header rows, cells). Group headings spanning several
     columns get rows of their own; every other heading sits below the lowest group heading
     above its column, or spans all header rows from the top when no group heading covers
     it (its text in the top-left position, as the CSV convention has it)."""
     # per line items; a group heading wrapped over two lines is one heading
-    items: list[tuple[int, int, list[TWord]]] = []
-    groups: list[tuple[int, int, list[TWord]]] = []
+    items: list[tuple[int, int, list[PointWord]]] = []
+    groups: list[tuple[int, int, list[PointWord]]] = []
     for line in lines:
         for col, span, words in _line_cells(line, cols, header=True, rules=rules):
             box = union_all([w.box for w in words])
@@ -311,8 +311,8 @@ def _header_cells(
                 groups.append((col, span, list(words)))
             else:
                 items.append((col, span, words))
-    spanning: list[tuple[float, int, int, list[TWord]]] = []
-    plain: dict[int, list[TWord]] = {}
+    spanning: list[tuple[float, int, int, list[PointWord]]] = []
+    plain: dict[int, list[PointWord]] = {}
     for col, span, words in groups:
         box = union_all([w.box for w in words])
         em = median(w.box.height for w in words)
@@ -408,7 +408,7 @@ def _is_list(cells: list[Cell]) -> bool:
 
 
 def find_stream_tables(
-    page: int, words: list[TWord], rules: list[Segment], text_width: float
+    page: int, words: list[PointWord], rules: list[Ruling], text_width: float
 ) -> list[GridTable]:
     tables: list[GridTable] = []
     for block in _blocks(_make_lines(words), text_width):
@@ -418,7 +418,7 @@ def find_stream_tables(
     return tables
 
 
-def _table(page: int, block: list[_Line], rules: list[Segment]) -> GridTable | None:
+def _table(page: int, block: list[_Line], rules: list[Ruling]) -> GridTable | None:
     cols = _columns(block)
     if len(cols) < 2:
         return None
@@ -444,7 +444,7 @@ def _table(page: int, block: list[_Line], rules: list[Segment]) -> GridTable | N
     body = _body_rows(block[n_header_lines:], cols, numeric)
     for i, row_lines in enumerate(body):
         r = header_rows + i
-        by_col: dict[int, tuple[int, list[TWord]]] = {}
+        by_col: dict[int, tuple[int, list[PointWord]]] = {}
         for line in row_lines:
             for col, span, ws in _line_cells(line, cols, header=False):
                 old_span, old = by_col.get(col, (1, []))

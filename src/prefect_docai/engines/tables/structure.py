@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import itertools
 
-from prefect_docai.engines.tables.geometry import Box, TWord, union_all
+from prefect_docai.engines.tables.geometry import Box, PointWord, union_all
 from prefect_docai.engines.tables.grid import Cell, GridTable, group_lines, is_numeric, join_words
 from prefect_docai.engines.tables.stream import continues
 
 
-def _is_data_line(line: list[TWord], xs: list[float]) -> bool:
+def _is_data_line(line: list[PointWord], xs: list[float]) -> bool:
     """Numbers in at least two columns, and mostly numbers (not a header's units line)."""
     texts: dict[int, list[str]] = {}
     for w in line:
@@ -38,24 +38,24 @@ def _row_groups(table: GridTable) -> list[tuple[int, int]]:
     return groups
 
 
-def _beside(group: list[list[TWord]], line: list[TWord], xs: list[float]) -> bool:
+def _beside(group: list[list[PointWord]], line: list[PointWord], xs: list[float]) -> bool:
     """A values-only line next to a label-only row (values centred beside a wrapped label)
     whose columns do not overlap the row's."""
 
-    def cols(words: list[TWord]) -> set[int]:
+    def cols(words: list[PointWord]) -> set[int]:
         return {c for w in words for c in range(len(xs) - 1) if xs[c] <= w.box.cx < xs[c + 1]}
 
     return not cols([w for ln in group for w in ln]) & cols(line)
 
 
-def _text_rows(lines: list[list[TWord]], xs: list[float]) -> list[list[list[TWord]]] | None:
+def _text_rows(lines: list[list[PointWord]], xs: list[float]) -> list[list[list[PointWord]]] | None:
     """Text lines → rows when at least two of them are data lines (else ``None``): every
     data line is a row; a label line is a row too (a section label) unless it continues the
     text above it (a wrapped cell)."""
     data = {i for i, line in enumerate(lines) if _is_data_line(line, xs)}
     if len(data) < 2:
         return None
-    groups: list[list[list[TWord]]] = []
+    groups: list[list[list[PointWord]]] = []
     has_data: list[bool] = []
     for i, line in enumerate(lines):
         text = " ".join(w.text for w in line)
@@ -169,7 +169,7 @@ def is_plausible(table: GridTable) -> bool:
     return len(cols_used) >= 2 and len(rows_used) >= 2
 
 
-def ruled_confidence(table: GridTable, words: list[TWord]) -> float:
+def ruled_confidence(table: GridTable, words: list[PointWord]) -> float:
     filled = sum(1 for c in table.cells if c.text)
     fill = filled / max(1, len(table.cells))
     conf = sum(w.confidence for w in words) / len(words) if words else 0.0
@@ -180,7 +180,7 @@ def table_box(cells: list[Cell]) -> Box:
     return union_all([c.box for c in cells])
 
 
-def extend_sideways(table: GridTable, words: list[TWord], em: float) -> GridTable:
+def extend_sideways(table: GridTable, words: list[PointWord], em: float) -> GridTable:
     """Add columns for text beside a ruled grid that lines up with its rows: tables often
     rule only their number columns and leave the label column (or a last column) open."""
     if not table.xs or not table.ys:
@@ -245,9 +245,9 @@ def extend_sideways(table: GridTable, words: list[TWord], em: float) -> GridTabl
     )
 
 
-def _interval_groups(words: list[TWord], em: float) -> list[tuple[float, float, list[TWord]]]:
+def _interval_groups(words: list[PointWord], em: float) -> list[tuple[float, float, list[PointWord]]]:
     """Words merged into x-ranges that no gap wider than an ``em`` separates."""
-    groups: list[tuple[float, float, list[TWord]]] = []
+    groups: list[tuple[float, float, list[PointWord]]] = []
     for w in sorted(words, key=lambda w: w.box.x0):
         if groups and w.box.x0 <= groups[-1][1] + em:
             x0, x1, members = groups[-1]
@@ -293,7 +293,7 @@ def split_wide_cells(table: GridTable, em: float) -> GridTable:
         if c.col_span < 2 or not c.words:
             out.append(c)
             continue
-        groups: list[tuple[float, float, list[TWord]]] = []
+        groups: list[tuple[float, float, list[PointWord]]] = []
         for w in sorted(c.words, key=lambda w: w.box.x0):
             if groups and w.box.x0 - groups[-1][1] <= em:
                 x0, x1, members = groups[-1]

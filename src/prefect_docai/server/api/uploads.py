@@ -14,9 +14,9 @@ from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData, UploadFile
 
-from prefect_docai.engines.base import DocumentError
-from prefect_docai.engines.languages import LanguageError, parse_language_hint
-from prefect_docai.engines.sniff import DocumentInfo, inspect_document
+from prefect_docai.engines.page.languages import LanguageError, parse_language_hint
+from prefect_docai.engines.pluginspec import DocumentError
+from prefect_docai.files.sniff import DocumentInfo, inspect_document
 from prefect_docai.models.tools import Tool
 from prefect_docai.server import accounts, jobstore, recipients, storage
 from prefect_docai.server.api.deps import ConsumerDep, Principal, ResourcesDep

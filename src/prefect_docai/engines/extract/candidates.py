@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from decimal import Decimal
 
-from prefect_docai.engines.parsing import parse_amount, parse_date
-from prefect_docai.engines.parsing.amounts import CURRENCY_CODES, CURRENCY_SYMBOLS
-from prefect_docai.engines.parsing.layout import PageLayout, Row, Segment, Token, fold
+from prefect_docai.engines.extract import parse_amount, parse_date
+from prefect_docai.engines.extract.amounts import CURRENCY_CODES, CURRENCY_SYMBOLS
+from prefect_docai.engines.extract.rows import PageLayout, Row, Segment, fold
+from prefect_docai.engines.page.model import Word
 
 _MONEY = re.compile(r"^[-−(]?[\d.,'\u202f]*\d[.,]\d{2}[-)]?$")
 _CURRENCY_TOKEN = {c.lower() for c in CURRENCY_CODES} | set(CURRENCY_SYMBOLS)
@@ -19,7 +20,7 @@ _CURRENCY_TOKEN = {c.lower() for c in CURRENCY_CODES} | set(CURRENCY_SYMBOLS)
 @dataclass(frozen=True)
 class Candidate:
     value: object
-    tokens: tuple[Token, ...]
+    tokens: tuple[Word, ...]
     score: float
     raw: str
 
@@ -48,11 +49,11 @@ def strip_currency(text: str) -> tuple[str, str | None]:
 
 
 def money_tokens(
-    tokens: Sequence[Token], decimal_separator: str | None
-) -> list[tuple[Decimal, tuple[Token, ...], str | None]]:
+    tokens: Sequence[Word], decimal_separator: str | None
+) -> list[tuple[Decimal, tuple[Word, ...], str | None]]:
     """Amounts printed with two decimals (``1.234,56``, ``€ 399,00``, ``12,50 EUR``) in
     reading order, each with the tokens it spans and an adjacent currency if any."""
-    found: list[tuple[Decimal, tuple[Token, ...], str | None]] = []
+    found: list[tuple[Decimal, tuple[Word, ...], str | None]] = []
     for index, token in enumerate(tokens):
         core, currency = strip_currency(token.text)
         # "(35,13 €)" on an invoice is an amount shown for information (tax included),
@@ -82,7 +83,7 @@ def _code(text: str) -> str | None:
     return value.upper() if value.upper() in CURRENCY_CODES else None
 
 
-def date_in(tokens: Sequence[Token], month_first: bool = False) -> tuple[date, tuple[Token, ...]] | None:
+def date_in(tokens: Sequence[Word], month_first: bool = False) -> tuple[date, tuple[Word, ...]] | None:
     """The first date in a token run (numeric in one token, or up to four tokens with a
     month name such as ``7. Mai 2014``)."""
     for start in range(len(tokens)):
@@ -126,7 +127,7 @@ def _end_offset(text: str, folded_end: int) -> int:
 
 def value_runs(
     layout: PageLayout, row: Row, segment: Segment, end: int
-) -> Iterator[tuple[list[Token], float]]:
+) -> Iterator[tuple[list[Word], float]]:
     """Where a label's value may stand, best first, with a position factor: after the
     label in its segment, in the next segment of the row, or in the segment just below."""
     rest = segment.after(end)
@@ -144,7 +145,7 @@ def value_runs(
         yield other.tokens, 0.8
 
 
-def _split_token(segment: Segment, end: int) -> Token | None:
+def _split_token(segment: Segment, end: int) -> Word | None:
     """The part after ``end`` of a token the label ends inside (``Nr.:4711`` printed
     without a blank), with a proportional share of the token's box."""
     for token, begin in zip(segment.tokens, segment.starts, strict=True):
@@ -155,8 +156,7 @@ def _split_token(segment: Segment, end: int) -> Token | None:
                 return None
             x0, y0, x1, y1 = token.bbox
             share = (len(token.text) - len(tail)) / len(token.text)
-            return Token(tail, (x0 + (x1 - x0) * share, y0, x1, y1), token.confidence,
-                         token.page, token.font_size)
+            return replace(token, text=tail, bbox=(x0 + (x1 - x0) * share, y0, x1, y1))
     return None
 
 
@@ -178,3 +178,7 @@ def below_segments(layout: PageLayout, row: Row, segment: Segment, limit: int) -
         if len(found) >= limit:
             break
     return found
+
+
+def best(candidates: Sequence[Candidate]) -> Candidate | None:
+    return max(candidates, key=lambda c: c.score, default=None)

@@ -1,46 +1,182 @@
-"""Words from a PDF page's text layer (pypdfium2), and whether that layer is usable.
+"""The one door to PDFium (pypdfium2): every call in the process goes through :data:`LOCK`.
 
-pdfium gives characters in content-stream order with boxes in PDF user space. Characters
-are grouped into words here (whitespace, pdfium's generated separators, or a gap wider than
-a third of the glyph height end a word), then boxes are mapped to fractions of the upright
-page (crop box, ``/Rotate``). Calls go through ``pypdfium2.raw`` directly: the object API
-costs ~4× more per character.
+PDFium is not thread-safe, not even across documents, and in embedded mode the upload
+route (its thread pool), the flow's page work and the engines share one process: one lock
+for all of them, held here, is the only arrangement that holds. No other module imports
+pypdfium2.
+
+What the rest of the project needs from PDFium: the page count of an upload
+(:func:`count_pages`), page sizes, ``/Rotate``, renders and the text layer's characters of
+an open document (:class:`PdfFile`), and renders of every page of a small PDF
+(:func:`render_pages`, for generated samples). Errors are pypdfium2's own
+:data:`PdfiumError`; callers turn them into a :class:`~prefect_docai.files.errors.DocumentError`
+with their own wording.
 """
 
 from __future__ import annotations
 
 import ctypes
+import threading
 import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
+from PIL import Image
 
-BBox = tuple[float, float, float, float]
+LOCK = threading.RLock()
+"""Held around every PDFium call in the process (re-entrant: helpers nest)."""
 
-_SCAN_MAX_CHARS = 200
-"""A page mostly covered by images with fewer characters than this is a scan with a stamp,
-header or page number on top: OCR it."""
-_MAX_BAD_SHARE = 0.08
-"""More unreadable characters than this share means a broken font encoding: OCR instead."""
+PdfiumError = pdfium.PdfiumError
+
+
+
+
+
+
+def count_pages(data: bytes) -> int:
+    """Pages of a PDF held in memory (opens, counts, closes)."""
+    with LOCK:
+        pdf = pdfium.PdfDocument(data)
+        try:
+            return len(pdf)
+        finally:
+            pdf.close()
+
+
+def render_pages(data: bytes, dpi: float, *, grayscale: bool) -> list[Image.Image]:
+    """Every page rendered at ``dpi`` (``L`` or ``RGB``), as plain renders without forms."""
+    with LOCK:
+        document = pdfium.PdfDocument(data)
+        try:
+            pages = []
+            for page in document:
+                bitmap = page.render(scale=dpi / 72, grayscale=grayscale)
+                pages.append(bitmap.to_pil().convert("L" if grayscale else "RGB"))
+                page.close()
+            return pages
+        finally:
+            document.close()
+
+
+def render_page(data: bytes, index: int, dpi: float) -> Image.Image:
+    """One page rendered in grayscale at ``dpi`` (``L``), without forms."""
+    with LOCK:
+        document = pdfium.PdfDocument(data)
+        try:
+            image: Image.Image = (
+                document[index].render(scale=dpi / 72, grayscale=True).to_pil().convert("L")
+            )
+            return image
+        finally:
+            document.close()
 
 
 @dataclass(frozen=True)
-class RawWord:
+class TextWord:
+    """A word of a page's text layer as PDFium draws it."""
+
     text: str
-    bbox: BBox
-    """Fractions of the upright page, origin top-left."""
+    bbox: tuple[float, float, float, float]
+    """Fractions of the upright page (crop box, ``/Rotate``), origin top-left."""
     font_size: float
+    invisible: bool
+    """Drawn with the invisible text render mode (the OCR layer of a searchable scan)."""
 
 
 @dataclass(frozen=True)
-class TextLayer:
-    words: list[RawWord]
-    usable: bool
-    reason: str
-    """Why the layer is (not) used: ``ok``, ``empty``, ``garbled``, ``image``."""
+class TextChars:
+    """A page's text layer: its words, and what the usability checks need."""
 
+    words: list[TextWord]
+    visible: int
+    """Characters that are neither whitespace nor separators (unreadable ones included)."""
+    bad: int
+    """Unreadable characters (broken font encodings)."""
+    image_cover: float | None
+    """Share of the page covered by images; measured only on pages with fewer than
+    ``cover_below`` visible characters (``None`` otherwise)."""
+
+
+class PdfFile:
+    """An open PDF; every method takes :data:`LOCK`. Close it (or use ``with``)."""
+
+    def __init__(self, data: bytes) -> None:
+        with LOCK:
+            self._pdf: Any = pdfium.PdfDocument(data)
+
+    def __len__(self) -> int:
+        with LOCK:
+            return len(self._pdf)
+
+    def __enter__(self) -> PdfFile:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        with LOCK:
+            if self._pdf is not None:
+                self._pdf.close()
+                self._pdf = None
+
+    def page_size(self, index: int) -> tuple[float, float]:
+        """Width and height in points, ``/Rotate`` applied."""
+        with LOCK:
+            width, height = self._pdf.get_page_size(index)
+            return float(width), float(height)
+
+    def rotation(self, index: int) -> int:
+        """The page's ``/Rotate`` in clockwise degrees (0, 90, 180, 270)."""
+        with LOCK:
+            page = self._pdf[index]
+            try:
+                return int(page.get_rotation()) % 360
+            finally:
+                page.close()
+
+    def render(self, index: int, scale: float, rotation: int, grayscale: bool) -> Image.Image:
+        """The page at ``scale`` pixels per point, turned clockwise by ``rotation``, with
+        form fields drawn; ``L`` or ``RGB`` (a copy: pdfium's buffer is freed here)."""
+        with LOCK:
+            page = self._pdf[index]
+            try:
+                bitmap = page.render(
+                    scale=scale, rotation=rotation, grayscale=grayscale, may_draw_forms=True,
+                )
+                # to_pil() shares pdfium's buffer: copy before the bitmap is freed
+                image: Image.Image = bitmap.to_pil().convert("L" if grayscale else "RGB")
+                bitmap.close()
+                return image
+            finally:
+                page.close()
+
+    def text_chars(self, index: int, cover_below: int) -> TextChars:
+        """The words of page ``index``'s text layer (see :func:`_read_words`)."""
+        with LOCK:
+            page = self._pdf[index]
+            try:
+                textpage = page.get_textpage()
+                try:
+                    crop = tuple(float(v) for v in page.get_cropbox())
+                    return _read_words(
+                        textpage.raw,
+                        page.raw,
+                        (crop[0], crop[1], crop[2], crop[3]),
+                        int(page.get_rotation()) % 360,
+                        cover_below,
+                    )
+                finally:
+                    textpage.close()
+            finally:
+                page.close()
+
+
+# --- the text layer, through pypdfium2.raw (the object API costs ~4x more per character) ---
 
 _BAD_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cn", "Cs"})
 
@@ -57,7 +193,7 @@ def _upright_arrays(
     bottom: npt.NDArray[np.float64],
     right: npt.NDArray[np.float64],
     top: npt.NDArray[np.float64],
-    crop: BBox,
+    crop: tuple[float, float, float, float],
     rotation: int,
 ) -> tuple[npt.NDArray[np.float64], ...]:
     """User-space boxes → upright page points (x0, y0, x1, y1; y down), vectorized."""
@@ -76,8 +212,6 @@ def _upright_arrays(
 
 def _image_cover(page: object, area: float) -> float:
     """Share of the page covered by image objects, descending into form XObjects."""
-    import pypdfium2.raw as pdfium_c
-
     left, bottom, right, top = (ctypes.c_float() for _ in range(4))
     refs = [ctypes.byref(v) for v in (left, bottom, right, top)]
     covered = 0.0
@@ -107,7 +241,9 @@ def _image_cover(page: object, area: float) -> float:
     return min(1.0, covered / max(area, 1e-6))
 
 
-def read_text_layer(textpage: object, page: object, crop: BBox, rotation: int) -> TextLayer:
+def _read_words(
+    textpage: object, page: object, crop: tuple[float, float, float, float], rotation: int, cover_below: int
+) -> TextChars:
     """Words of one page's text layer.
 
     ``textpage``/``page`` are the raw ``FPDF_TEXTPAGE``/``FPDF_PAGE`` handles, ``crop`` the
@@ -118,11 +254,9 @@ def read_text_layer(textpage: object, page: object, crop: BBox, rotation: int) -
     ends at whitespace (pdfium's generated separators included), at a gap wider than a
     third of the glyph height, or where the next glyph leaves the line.
     """
-    import pypdfium2.raw as pdfium_c
-
     count = pdfium_c.FPDFText_CountChars(textpage)
     if count <= 0:
-        return TextLayer([], False, "empty")
+        return TextChars([], 0, 0, None)
     buffer = ctypes.create_string_buffer((count + 1) * 2)
     written = pdfium_c.FPDFText_GetText(
         textpage, 0, count, ctypes.cast(buffer, ctypes.POINTER(ctypes.c_ushort))
@@ -152,9 +286,9 @@ def read_text_layer(textpage: object, page: object, crop: BBox, rotation: int) -
         boxes.append((rect.left, rect.bottom, rect.right, rect.top))
     visible = len(indexes) + bad
     if visible == 0:
-        return TextLayer([], False, "empty")
+        return TextChars([], 0, 0, None)
 
-    words: list[RawWord] = []
+    words: list[TextWord] = []
     if indexes:
         array = np.asarray(boxes, dtype=np.float64)
         low = np.minimum(array[:, 1], array[:, 3])
@@ -188,16 +322,12 @@ def read_text_layer(textpage: object, page: object, crop: BBox, rotation: int) -
         text_object = pdfium_c.FPDFText_GetTextObject
         render_mode = pdfium_c.FPDFTextObj_GetTextRenderMode
         invisible_mode = pdfium_c.FPDF_TEXTRENDERMODE_INVISIBLE
-        invisible = 0
         for n, (start, end) in enumerate(zip(starts.tolist(), ends.tolist(), strict=True)):
             first = int(idx[start])
             word_text = "".join(text[int(i)] for i in idx[start:end])
             handle = text_object(textpage, first)
-            # Invisible text over an image is an OCR layer (a searchable scan).
-            if handle and render_mode(handle) == invisible_mode:
-                invisible += 1
             words.append(
-                RawWord(
+                TextWord(
                     word_text,
                     (
                         _clamp(float(wx0[n]) / page_w),
@@ -206,16 +336,14 @@ def read_text_layer(textpage: object, page: object, crop: BBox, rotation: int) -
                         _clamp(float(wy1[n]) / page_h),
                     ),
                     float(font_size(textpage, first)),
+                    bool(handle) and render_mode(handle) == invisible_mode,
                 )
             )
-    if bad > _MAX_BAD_SHARE * visible:
-        return TextLayer(words, False, "garbled")
-    area = (crop[2] - crop[0]) * (crop[3] - crop[1])
-    if visible < _SCAN_MAX_CHARS and _image_cover(page, area) > 0.5:
-        searchable_scan = words and invisible > 0.8 * len(words)
-        if not searchable_scan:
-            return TextLayer(words, False, "image")
-    return TextLayer(words, True, "ok")
+    cover = None
+    if visible < cover_below:
+        area = (crop[2] - crop[0]) * (crop[3] - crop[1])
+        cover = _image_cover(page, area)
+    return TextChars(words, visible, bad, cover)
 
 
 def _clamp(value: float) -> float:

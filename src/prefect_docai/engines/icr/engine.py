@@ -5,9 +5,9 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from prefect_docai.engines.base import EngineOptions, EngineOutput, OutputFile
-from prefect_docai.engines.document import Document, Page, load_document
-from prefect_docai.engines.outputs import kept_lines, page_text, plain_text, searchable_pdf
+from prefect_docai.engines.page.document import Document, Page, load_document
+from prefect_docai.engines.page.outputs import kept_lines, page_text, plain_text, searchable_pdf
+from prefect_docai.engines.pluginspec import EngineOptions, EngineOutput, OutputFile
 from prefect_docai.models.results import IcrLine, IcrPage, IcrResult, IcrWord
 from prefect_docai.models.tools import Tool
 

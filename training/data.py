@@ -1,7 +1,7 @@
 """Training and evaluation data for the classifier and the splitter.
 
-Used by ``scripts/train_classifier.py``, ``scripts/train_splitter.py`` and the benchmarks,
-never by the engines at run time (it imports the sample generator and runs OCR in bulk).
+Used by ``training.classifier``, ``training.splitter`` and the benchmarks, never by the
+engines at run time (it imports the sample generator and runs OCR in bulk).
 """
 
 from __future__ import annotations
@@ -17,12 +17,16 @@ from typing import Any
 
 import numpy as np
 
-from prefect_docai.engines.classify.features import FloatArray, dense_features, normalize_text
-from prefect_docai.engines.classify.pageview import FEATURE_DPI, GrayImage, PageView
-from prefect_docai.engines.classify.textpdf import text_layer_views
-from prefect_docai.engines.document import Word
-from prefect_docai.engines.layout import Token, build_lines
+from prefect_docai.engines.doctype.features import FloatArray, dense_features, normalize_text
+from prefect_docai.engines.doctype.views import FEATURE_DPI, GrayImage, PageView
+from prefect_docai.engines.page.fingerprint import image_fingerprints
+from prefect_docai.engines.page.layout import build_lines
+from prefect_docai.engines.page.model import Word
+from prefect_docai.engines.page.ocr import OcrWord, recognize
+from prefect_docai.files import pdfium
 from prefect_docai.models.tools import DOCUMENT_TYPES
+from prefect_docai.samples import LANGS, degrade, generate, templates
+from training.textpdf import text_layer_views
 
 CLASSES: tuple[str, ...] = DOCUMENT_TYPES
 SCAN_DPI = 200
@@ -54,13 +58,7 @@ class GeneratedDoc:
 
 
 def _gray_from_pdf_page(pdf: bytes, index: int, dpi: int) -> GrayImage:
-    import pypdfium2 as pdfium
-
-    document = pdfium.PdfDocument(pdf)
-    try:
-        image = document[index].render(scale=dpi / 72, grayscale=True).to_pil().convert("L")
-    finally:
-        document.close()
+    image = pdfium.render_page(pdf, index, dpi)
     return np.asarray(image, dtype=np.uint8).copy()
 
 
@@ -69,25 +67,22 @@ def ocr_view(gray: GrayImage, dpi: int) -> PageView:
     h, w = gray.shape
     words = _recognize(gray, dpi)
     tokens = [
-        Token(
+        Word(
             word.text,
             (word.box[0] / w, word.box[1] / h, word.box[2] / w, word.box[3] / h),
             word.confidence,
-            None,
-            word.line,
-            word.block,
+            line=word.line,
+            block=word.block,
         )
         for word in words
     ]
     width_pt, height_pt = w * 72 / dpi, h * 72 / dpi
-    built, _, _ = build_lines(tokens, width_pt, height_pt)
+    built, _, _ = build_lines(tokens, width_pt, height_pt, recognized=True)
     feature_image = _resize(gray, FEATURE_DPI / dpi)
     return PageView(built, width_pt, height_pt, "ocr", None, feature_image)
 
 
 def _recognize(gray: GrayImage, dpi: int) -> list[Any]:
-    from prefect_docai.engines.ocr import OcrWord, recognize
-
     try:
         return recognize(gray, dpi, OCR_LANG)
     except RuntimeError:
@@ -174,8 +169,6 @@ def generated_docs(
     per_template: int, seed: int, held_out: bool, doc_types: Sequence[str] = CLASSES
 ) -> Iterator[GeneratedDoc]:
     """Documents from the sample generator's training (or held-out) templates."""
-    from prefect_docai.samples import LANGS, generate, templates
-
     for doc_type in doc_types:
         for template in templates(doc_type, held_out=held_out):
             for k in range(per_template):
@@ -207,8 +200,6 @@ def generated_samples(
 def scanned_view(pdf: bytes, index: int, key: str) -> PageView:
     """Page ``index`` of ``pdf`` degraded like a scan (the generator's ``degrade``) and read
     by OCR; cached by ``key``."""
-    from prefect_docai.samples import degrade
-
     seed = int(hashlib.sha256(key.encode()).hexdigest()[:8], 16)
     digest = hashlib.sha256(f"{key}:{SCAN_DPI}:{hashlib.sha256(pdf).hexdigest()}".encode())
 
@@ -254,8 +245,6 @@ def corpus_views(corpus: Path, entry: dict[str, Any]) -> list[PageView]:
             scan.fingerprint = view.fingerprint
         return scanned
     from PIL import Image, ImageOps
-
-    from prefect_docai.engines.fingerprint import image_fingerprints
 
     with Image.open(path) as image:
         gray = np.asarray(ImageOps.exif_transpose(image).convert("L"), dtype=np.uint8).copy()

@@ -2,59 +2,28 @@
 gaps, so "label   value" pairs, table columns and address blocks can be told apart.
 
 The shared page model gives words with fraction boxes; its lines may span a whole row of a
-two-column letterhead, which is why rows are re-cut into segments here.
+two-column letterhead, which is why rows are re-cut into segments here. Rows and segments
+hold the page model's own words.
 """
 
 from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from statistics import median
 
-from prefect_docai.models.results import Field
-
-BBox = tuple[float, float, float, float]
+from prefect_docai.engines.page.document import Document
+from prefect_docai.engines.page.model import BBox, Word, union
 
 SEGMENT_GAP = 0.9
 """A horizontal gap wider than this many row heights starts a new segment."""
 
 
-@dataclass(frozen=True)
-class Token:
-    text: str
-    bbox: BBox
-    confidence: float
-    page: int
-    font_size: float | None = None
-
-    @property
-    def height(self) -> float:
-        return self.bbox[3] - self.bbox[1]
-
-    @property
-    def xc(self) -> float:
-        return (self.bbox[0] + self.bbox[2]) / 2
-
-    @property
-    def yc(self) -> float:
-        return (self.bbox[1] + self.bbox[3]) / 2
-
-
-def union(boxes: Iterable[BBox]) -> BBox:
-    items = list(boxes)
-    return (
-        min(b[0] for b in items),
-        min(b[1] for b in items),
-        max(b[2] for b in items),
-        max(b[3] for b in items),
-    )
-
-
 @dataclass
 class Segment:
-    tokens: list[Token]
+    tokens: list[Word]
     page: int
     row: int
     text: str = ""
@@ -73,7 +42,7 @@ class Segment:
     def bbox(self) -> BBox:
         return union(t.bbox for t in self.tokens)
 
-    def tokens_in(self, start: int, end: int) -> list[Token]:
+    def tokens_in(self, start: int, end: int) -> list[Word]:
         """Tokens overlapping the character span ``[start, end)`` of :attr:`text`."""
         return [
             token
@@ -81,7 +50,7 @@ class Segment:
             if begin < end and begin + len(token.text) > start
         ]
 
-    def after(self, end: int) -> list[Token]:
+    def after(self, end: int) -> list[Word]:
         return [t for t, b in zip(self.tokens, self.starts, strict=True) if b >= end]
 
 
@@ -92,7 +61,7 @@ class Row:
     segments: list[Segment]
 
     @property
-    def tokens(self) -> list[Token]:
+    def tokens(self) -> list[Word]:
         return [t for s in self.segments for t in s.tokens]
 
     @property
@@ -113,10 +82,10 @@ class PageLayout:
     source: str = "text-layer"
 
 
-def build_layout(page: int, tokens: Sequence[Token], aspect: float, source: str) -> PageLayout:
+def build_layout(page: int, tokens: Sequence[Word], aspect: float, source: str) -> PageLayout:
     """Rows by vertical overlap (top to bottom), segments by horizontal gaps."""
     ordered = sorted((t for t in tokens if t.text.strip()), key=lambda t: (t.yc, t.bbox[0]))
-    groups: list[list[Token]] = []
+    groups: list[list[Word]] = []
     centers: list[float] = []
     heights: list[float] = []
     for token in ordered:
@@ -136,7 +105,7 @@ def build_layout(page: int, tokens: Sequence[Token], aspect: float, source: str)
     threshold = _segment_gap(groups, heights, aspect)
     rows: list[Row] = []
     for index, (group, height) in enumerate(zip(groups, heights, strict=True)):
-        segments: list[list[Token]] = [[group[0]]]
+        segments: list[list[Word]] = [[group[0]]]
         for prev, token in itertools.pairwise(group):
             # x fractions are of the width, heights of the height: width/height converts.
             gap = (token.bbox[0] - prev.bbox[2]) * aspect
@@ -148,7 +117,7 @@ def build_layout(page: int, tokens: Sequence[Token], aspect: float, source: str)
     return PageLayout(page, aspect, rows, source)
 
 
-def _segment_gap(groups: list[list[Token]], heights: list[float], aspect: float) -> float:
+def _segment_gap(groups: list[list[Word]], heights: list[float], aspect: float) -> float:
     """The gap (in row heights) that separates segments on this page. Word boxes from a
     text layer span the font's full height, OCR boxes only the glyphs, so the same blank
     measures differently: the page's own typical word space decides (segments need about
@@ -165,24 +134,24 @@ def _segment_gap(groups: list[list[Token]], heights: list[float], aspect: float)
     return max(SEGMENT_GAP, 2.2 * word_space)
 
 
-def make_field(
-    value: object, tokens: Sequence[Token], score: float, raw: str | None = None
-) -> Field:
-    """A result field from the tokens it was read from: bbox union, first token's page,
-    confidence = candidate score × mean word confidence."""
-    if not tokens:
-        return Field(value=value, confidence=round(score, 3), raw=raw)
-    confidence = score * sum(t.confidence for t in tokens) / len(tokens)
-    box = union(t.bbox for t in tokens)
-    return Field(
-        value=value,
-        confidence=round(max(0.0, min(1.0, confidence)), 3),
-        page=tokens[0].page,
-        bbox=(round(box[0], 4), round(box[1], 4), round(box[2], 4), round(box[3], 4)),
-        raw=raw if raw is not None else " ".join(t.text for t in tokens),
-    )
-
-
 def fold(text: str) -> str:
     """Lower case with blanks collapsed, for label matching."""
     return re.sub(r"\s+", " ", text.lower()).strip()
+
+
+def document_layouts(
+    document: Document, threshold: float | None = None, *, text_layer_only: bool = False
+) -> list[PageLayout]:
+    """One layout per page; words under ``threshold`` confidence are left out.
+    ``text_layer_only`` skips pages that would need OCR (used where OCR is not worth it,
+    e.g. to locate values already read from embedded XML)."""
+    pages = [p for p in document.pages if not text_layer_only or p.source == "text-layer"]
+    document.prefetch([p.number for p in pages])
+    layouts: list[PageLayout] = []
+    for page in pages:
+        tokens = [
+            word for word in page.words if threshold is None or word.confidence >= threshold
+        ]
+        aspect = page.width / page.height if page.height else 0.7071
+        layouts.append(build_layout(page.number, tokens, aspect, page.source))
+    return layouts

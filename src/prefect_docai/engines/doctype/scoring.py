@@ -7,23 +7,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from prefect_docai.engines.classify.features import FloatArray, dense_features, page_texts
-from prefect_docai.engines.classify.model import ClassifierModel, default_model
-from prefect_docai.engines.classify.pageview import PageView
+from prefect_docai.engines.doctype.features import FloatArray, dense_features, page_texts
+from prefect_docai.engines.doctype.model import ClassifierModel, default_model
+from prefect_docai.engines.doctype.views import PageView
+from prefect_docai.engines.pluginspec import normalize_threshold
 from prefect_docai.models.results import ClassifyPage, ClassifyResult
 
 UNKNOWN = "unknown"
 FIRST_PAGE_WEIGHT = 2.0
 """A document's first page says most about its type (title, letterhead, address block)."""
-
-
-def normalize_threshold(threshold: float | None) -> float | None:
-    """The spec leaves the format open: 0..1 is a probability, 1..100 a percentage."""
-    if threshold is None:
-        return None
-    if threshold > 1.0:
-        threshold /= 100.0
-    return min(max(threshold, 0.0), 1.0)
 
 
 def label(probs: FloatArray, classes: Sequence[str], threshold: float | None) -> tuple[str, float]:

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from prefect_docai.engines.classify.pageview import GrayImage, PageView
+from prefect_docai.engines.doctype.views import GrayImage, PageView
 
 FloatArray = npt.NDArray[np.float64]
 

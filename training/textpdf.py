@@ -8,9 +8,8 @@ OCRed (training decides itself which pages to OCR, and caches the results).
 
 from __future__ import annotations
 
-from prefect_docai.engines.classify.pages import page_view
-from prefect_docai.engines.classify.pageview import PageView
-from prefect_docai.engines.document import load_document
+from prefect_docai.engines.doctype.views import PageView, page_view
+from prefect_docai.engines.page.document import load_document
 
 
 def text_layer_views(data: bytes) -> list[PageView]:

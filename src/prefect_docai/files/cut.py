@@ -1,28 +1,13 @@
-"""Local page work on a source file: inspection and cutting page ranges.
+"""Cutting page ranges out of a source file.
 
 Classification needs only a segment's first page, and each extraction only its segment's
 pages, so the flow cuts them here instead of paying for the whole file at every tool.
+PDFs are cut with pikepdf (qpdf), which is thread-safe per document: no PDFium here.
 """
 
 from __future__ import annotations
 
 import io
-import threading
-
-from prefect_docai.engines.base import DocumentError
-from prefect_docai.engines.sniff import DocumentInfo
-from prefect_docai.engines.sniff import inspect_document as _inspect
-
-__all__ = ["DocumentError", "DocumentInfo", "cut_pages", "inspect_document"]
-
-_PDF_LOCK = threading.Lock()
-"""PDFium is not thread-safe, and the flow runs page work in worker threads: one at a time."""
-
-
-def inspect_document(data: bytes) -> DocumentInfo:
-    """Media type and page count (raises :class:`DocumentError` for unusable files)."""
-    with _PDF_LOCK:
-        return _inspect(data)
 
 
 def cut_pages(data: bytes, media_type: str, start: int, end: int, page_count: int) -> bytes:
@@ -35,11 +20,10 @@ def cut_pages(data: bytes, media_type: str, start: int, end: int, page_count: in
         raise ValueError(f"page range {start}-{end} outside 1-{page_count}")
     if start == 1 and end == page_count:
         return data
-    with _PDF_LOCK:
-        if media_type == "application/pdf":
-            return _cut_pdf(data, start, end)
-        if media_type == "image/tiff":
-            return _cut_tiff(data, start, end)
+    if media_type == "application/pdf":
+        return _cut_pdf(data, start, end)
+    if media_type == "image/tiff":
+        return _cut_tiff(data, start, end)
     raise ValueError(f"cannot cut pages out of {media_type}")
 
 

@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 from scipy import sparse
 
-from prefect_docai.engines.classify.features import DENSE_FEATURES, FloatArray
+from prefect_docai.engines.doctype.features import DENSE_FEATURES, FloatArray
 
 MODEL_FILE = "classifier.npz"
 WORD_FEATURES = 2**17

@@ -1,11 +1,11 @@
-"""The page model every engine shares (ARCHITECTURE.md §2).
+"""Loading an upload into the page model every engine shares (ARCHITECTURE.md §2).
 
 One loader turns any upload into pages; each page has a lazily rendered raster and a word
 layer (text-layer words for born-digital PDF pages, Tesseract words otherwise), so OCR
 happens once per page whichever tool asks.
 
-Coordinates: ``bbox`` is ``(x0, y0, x1, y1)`` as fractions of the upright page's width and
-height, origin top-left (the RESULTS.md convention).
+Words, lines and boxes are :mod:`prefect_docai.engines.page.model`'s; coordinates are
+fractions of the upright page, origin top-left (the RESULTS.md convention).
 
 Use::
 
@@ -17,7 +17,8 @@ Use::
 A page without a usable text layer is OCRed once, on first access to its words, size,
 rotation or raster (its orientation is part of the OCR result). Rasters are never cached,
 so memory stays flat on long documents; words are. Hostile input raises
-:class:`~prefect_docai.engines.base.DocumentError` with a stable ``code``.
+:class:`~prefect_docai.files.errors.DocumentError` with a stable ``code``. PDFium is
+reached only through :mod:`prefect_docai.files.pdfium` (one lock for the whole process).
 """
 
 from __future__ import annotations
@@ -29,42 +30,21 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Literal, overload
+from typing import Literal, overload
 
 from PIL import Image, ImageOps, UnidentifiedImageError
 
-from prefect_docai.engines import ocr, raster
-from prefect_docai.engines.base import DocumentError
-from prefect_docai.engines.ocr import Orientation
-from prefect_docai.engines.sniff import MAX_PIXELS, inspect_document
-from prefect_docai.engines.textlayer import TextLayer, read_text_layer
+from prefect_docai.engines.page import ocr, raster
+from prefect_docai.engines.page.fingerprint import fingerprints
+from prefect_docai.engines.page.layout import build_lines
+from prefect_docai.engines.page.model import Line, Word
+from prefect_docai.engines.page.ocr import Orientation
+from prefect_docai.engines.page.textlayer import TextLayer, read_text_layer
+from prefect_docai.files import pdfium
+from prefect_docai.files.errors import DocumentError
+from prefect_docai.files.sniff import MAX_PIXELS, inspect_document
 
 PDF = "application/pdf"
-
-BBox = tuple[float, float, float, float]
-
-
-@dataclass(frozen=True)
-class Word:
-    text: str
-    bbox: BBox
-    confidence: float
-    """0..1; 1.0 for words from a PDF text layer."""
-    line: int
-    """Line id, unique within the page, in reading order."""
-    block: int
-    """Block (paragraph/column) id, unique within the page."""
-    font_size: float | None = None
-    """Glyph height in points where known."""
-
-
-@dataclass(frozen=True)
-class Line:
-    text: str
-    bbox: BBox
-    confidence: float
-    words: tuple[Word, ...]
-    block: int
 
 
 @dataclass(frozen=True)
@@ -99,9 +79,6 @@ RETRY_BELOW_CONFIDENCE = 0.8
 """Pages OCRed with a lower mean word confidence get a contrast-enhanced second pass."""
 OSD_MIN_CONFIDENCE = 3.0
 """Tesseract OSD orientation confidence needed before a page is turned."""
-
-_PDFIUM_LOCK = threading.RLock()
-"""pdfium is not thread-safe (not even across documents): every call goes through this."""
 
 _executor: ThreadPoolExecutor | None = None
 _executor_lock = threading.Lock()
@@ -189,7 +166,7 @@ class Page:
 
     @property
     def fingerprint(self) -> frozenset[str]:
-        """How the page's file was made (fonts, image encodings; ``engines.fingerprint``):
+        """How the page's file was made (fonts, image encodings; ``engines.page.fingerprint``):
         page stream segmentation compares it between neighbours."""
         return self._document._fingerprint(self._index)
 
@@ -263,21 +240,18 @@ class Page:
         with self._lock:
             if self._words is not None:
                 return
-            from prefect_docai.engines.layout import Token, build_lines
-
             layer = self._layer()
             if layer is not None and layer.usable:
-                tokens = [
-                    Token(word.text, word.bbox, 1.0, font_size=word.font_size or None)
-                    for word in layer.words
-                ]
+                tokens, recognized = layer.words, False
             else:
-                tokens = self._ocr_tokens()
+                tokens, recognized = self._ocr_tokens(), True
             # The OCR pass settles the orientation, hence the upright size.
             width, height = self._base_size()
             if self._ocr_rotation in (90, 270):
                 width, height = height, width
-            words, lines, rows = build_lines(tokens, width, height)
+            words, lines, rows = build_lines(
+                tokens, width, height, recognized=recognized, page=self.number
+            )
             self._words, self._lines, self._rows = words, lines, rows
 
     def _read(self, image: raster.Gray, dpi: int, languages: str, psm: int | None = None,
@@ -293,15 +267,13 @@ class Page:
         found = ocr.repair_diacritics(straight.image, dpi, found, languages)
         return _Reading(found, straight, image.shape[1], image.shape[0])
 
-    def _ocr_tokens(self) -> list[Any]:
+    def _ocr_tokens(self) -> list[Word]:
         """OCR the page: turned upright, text-size normalized, deskewed.
 
         Orientation detection (OSD, ~30 % of a page's OCR time) runs only when the upright
         reading is doubtful, or when the language is ``auto`` (OSD names the script); the
         turned reading replaces the first only if it reads better.
         """
-        from prefect_docai.engines.layout import Token
-
         views: list[OcrView]
         prepare = self._document.prepare
         if prepare is None:
@@ -363,7 +335,7 @@ class Page:
         for word in found:
             x0, y0, x1, y1 = word.box
             tokens.append(
-                Token(
+                Word(
                     text=word.text,
                     bbox=(
                         _clamp(x0 / width_px),
@@ -372,9 +344,9 @@ class Page:
                         _clamp(y1 / height_px),
                     ),
                     confidence=word.confidence,
-                    font_size=round(line_height[word.line] * 72.0 / effective_dpi, 1),
-                    group=word.line,
+                    line=word.line,
                     block=word.block,
+                    font_size=round(line_height[word.line] * 72.0 / effective_dpi, 1),
                 )
             )
         return tokens
@@ -437,7 +409,7 @@ class Document:
         self.languages = languages
         self.dpi = dpi
         self._data = data
-        self._pdf: Any = None
+        self._pdf: pdfium.PdfFile | None = None
         self._sizes: list[tuple[float, float]] = []
         self._rotations: list[int] = []
         self._image_dpi: list[float] = []
@@ -488,10 +460,9 @@ class Document:
             future.result()
 
     def close(self) -> None:
-        with _PDFIUM_LOCK:
-            if self._pdf is not None:
-                self._pdf.close()
-                self._pdf = None
+        if self._pdf is not None:
+            self._pdf.close()
+            self._pdf = None
         self._closed = True
 
     def __enter__(self) -> Document:
@@ -506,18 +477,17 @@ class Document:
 
     # --- internals ----------------------------------------------------------------------
 
-    def _check_open(self) -> None:
-        if self._closed:
+    def _open(self) -> pdfium.PdfFile:
+        if self._closed or self._pdf is None:
             raise ValueError("the document is closed")
+        return self._pdf
 
     def _open_pdf(self) -> None:
-        import pypdfium2 as pdfium
-
         try:
-            self._pdf = pdfium.PdfDocument(self._data)
+            self._pdf = pdfium.PdfFile(self._data)
             count = len(self._pdf)
             for index in range(count):
-                width, height = self._pdf.get_page_size(index)
+                width, height = self._pdf.page_size(index)
                 if not (MIN_PAGE_POINTS <= width <= MAX_PAGE_POINTS
                         and MIN_PAGE_POINTS <= height <= MAX_PAGE_POINTS):
                     raise DocumentError(
@@ -557,8 +527,6 @@ class Document:
 
     def _fingerprint(self, index: int) -> frozenset[str]:
         if self._fingerprints is None:
-            from prefect_docai.engines.fingerprint import fingerprints
-
             found = fingerprints(self._data)
             # a file pikepdf reads differently from pdfium gives no evidence at all
             self._fingerprints = found if len(found) == self.page_count else []
@@ -574,40 +542,14 @@ class Document:
         if not self._rotations:
             self._rotations = [-1] * self.page_count
         if self._rotations[index] < 0:
-            with _PDFIUM_LOCK:
-                self._check_open()
-                page = self._pdf[index]
-                try:
-                    self._rotations[index] = int(page.get_rotation()) % 360
-                finally:
-                    page.close()
+            self._rotations[index] = self._open().rotation(index)
         return self._rotations[index]
 
     def _read_text_layer(self, index: int) -> TextLayer:
-        import pypdfium2 as pdfium
-
-        with _PDFIUM_LOCK:
-            self._check_open()
-            try:
-                page = self._pdf[index]
-                try:
-                    textpage = page.get_textpage()
-                    try:
-                        crop = tuple(float(v) for v in page.get_cropbox())
-                        return read_text_layer(
-                            textpage.raw,
-                            page.raw,
-                            (crop[0], crop[1], crop[2], crop[3]),
-                            int(page.get_rotation()) % 360,
-                        )
-                    finally:
-                        textpage.close()
-                finally:
-                    page.close()
-            except pdfium.PdfiumError as exc:
-                raise DocumentError(
-                    "corrupt_pdf", f"Page {index + 1} cannot be read: {exc}."
-                ) from exc
+        try:
+            return read_text_layer(self._open(), index)
+        except pdfium.PdfiumError as exc:
+            raise DocumentError("corrupt_pdf", f"Page {index + 1} cannot be read: {exc}.") from exc
 
     def _render_dpi(self, index: int, dpi: float) -> float:
         width, height = self._sizes[index]
@@ -618,29 +560,13 @@ class Document:
 
     def _render_image(self, index: int, dpi: int, rotation: int, grayscale: bool) -> Image.Image:
         if self.media_type == PDF:
-            import pypdfium2 as pdfium
-
             actual = self._render_dpi(index, dpi)
-            with _PDFIUM_LOCK:
-                self._check_open()
-                try:
-                    page = self._pdf[index]
-                    try:
-                        bitmap = page.render(
-                            scale=actual / 72.0, rotation=rotation, grayscale=grayscale,
-                            may_draw_forms=True,
-                        )
-                        # to_pil() shares pdfium's buffer: copy before the bitmap is freed
-                        image: Image.Image = bitmap.to_pil().convert(
-                            "L" if grayscale else "RGB"
-                        )
-                        bitmap.close()
-                    finally:
-                        page.close()
-                except pdfium.PdfiumError as exc:
-                    raise DocumentError(
-                        "corrupt_pdf", f"Page {index + 1} cannot be rendered: {exc}."
-                    ) from exc
+            try:
+                image = self._open().render(index, actual / 72.0, rotation, grayscale)
+            except pdfium.PdfiumError as exc:
+                raise DocumentError(
+                    "corrupt_pdf", f"Page {index + 1} cannot be rendered: {exc}."
+                ) from exc
             image.info["dpi"] = (actual, actual)
             return image
         with self._image() as source:

@@ -18,8 +18,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from prefect_docai.engines.document import Document, Line, Page, Word
-from prefect_docai.engines.languages import tessdata_dir
+from prefect_docai.engines.page.document import Document, Page
+from prefect_docai.engines.page.languages import tessdata_dir
+from prefect_docai.engines.page.model import Line, Word
 
 _TEXT_FONT = "/DocAIGlyphLess"
 

@@ -1,20 +1,20 @@
 """Train the PaperFlow boundary scorer shipped in ``engines/data/splitter.joblib``.
 
-    .venv/bin/python scripts/train_splitter.py [--corpus ../shared/corpus] [--quick]
+    .venv/bin/python -m training.splitter [--corpus ../shared/corpus] [--quick]
 
 The shipped ``splitter.joblib`` is the output of exactly (from the repo root, defaults for
 every other option, right after the shipped classifier was trained):
 
-    OMP_THREAD_LIMIT=1 .venv/bin/python scripts/train_splitter.py --corpus /work/shared/corpus
+    OMP_THREAD_LIMIT=1 .venv/bin/python -m training.splitter --corpus /work/shared/corpus
 
-Needs the classifier (``scripts/train_classifier.py``) first: its page probabilities and
+Needs the classifier (``training.classifier``) first: its page probabilities and
 scaled layout features are pair features. Streams are built from documents of the sample
 generator's training templates: random orders, runs of one template (same-sender
 documents back to back) and of one document type (a scanner's stack of forms or
 receipts: the scorer must tell same-kind documents apart on content), one-page and long
 documents, blank sheets between documents and blank duplex backs inside them, and a share
 of pages with OCR-like text noise. Pages keep
-their file-of-origin fingerprint (``engines.fingerprint``); two scorers are fitted on the
+their file-of-origin fingerprint (``engines.page.fingerprint``); two scorers are fitted on the
 same pairs: one for streams with file-of-origin evidence and a content-only one (for a
 scanner's single-source stream or a source that gives no fingerprint). The
 gradient-boosting model learns P(a new document starts at this page); the length-prior
@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import random
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -34,28 +33,27 @@ from pathlib import Path
 import numpy as np
 from scipy import sparse
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "src"))
-
-from prefect_docai.engines.classify import training  # noqa: E402
-from prefect_docai.engines.classify.model import ClassifierModel  # noqa: E402
-from prefect_docai.engines.classify.pageview import PageView  # noqa: E402
-from prefect_docai.engines.document import Word  # noqa: E402
-from prefect_docai.engines.paperflow.decode import LengthPrior, decode  # noqa: E402
-from prefect_docai.engines.paperflow.pairs import (  # noqa: E402
+from prefect_docai.engines.doctype.model import ClassifierModel
+from prefect_docai.engines.doctype.views import PageView
+from prefect_docai.engines.page.model import Word
+from prefect_docai.engines.paperflow.decode import LengthPrior, decode
+from prefect_docai.engines.paperflow.pairs import (
     StreamPage,
     monotonic_constraints,
     origin_evidence,
     pair_features,
 )
-from prefect_docai.engines.paperflow.signals import find_page_number  # noqa: E402
-from prefect_docai.engines.paperflow.splitter import (  # noqa: E402
+from prefect_docai.engines.paperflow.signals import find_page_number
+from prefect_docai.engines.paperflow.splitter import (
     MODEL_FILE,
     BoundaryModel,
     for_origin_model,
     stream_pages,
     without_origin,
 )
+from training import data
+
+ROOT = Path(__file__).resolve().parents[1]
 
 SEED = 20241123
 
@@ -104,14 +102,14 @@ def variants(views: list[PageView], rng: random.Random) -> list[list[PageView]]:
             for v in views
         ])
     if rng.random() < 0.35:
-        out = [[training.noisy_view(v, rng) for v in variant] for variant in out]
+        out = [[data.noisy_view(v, rng) for v in variant] for variant in out]
     return out
 
 
 def prepare(per_template: int, classifier: ClassifierModel, seed: int) -> list[DocPages]:
     rng = random.Random(seed)
     docs = []
-    for origin, doc in enumerate(training.generated_docs(per_template, seed, held_out=False)):
+    for origin, doc in enumerate(data.generated_docs(per_template, seed, held_out=False)):
         for views in variants(doc.views, rng):
             pages, rows, _ = stream_pages(views, classifier)
             docs.append(DocPages(doc.doc_type, doc.template, pages, rows, origin))
@@ -187,12 +185,12 @@ def corpus_docs(corpus: Path, classifier: ClassifierModel, first_origin: int,
     same-seller series), each once as read and once without page-number chains."""
     rng = random.Random(SEED + 7)
     docs = []
-    for k, entry in enumerate(training.corpus_documents(corpus, task=None)):
+    for k, entry in enumerate(data.corpus_documents(corpus, task=None)):
         if entry["id"] in exclude:
             continue
         gt = entry.get("gt") or {}
         family = str(gt.get("seller_name") or entry["id"]).split("\n")[0].strip().lower()
-        for views in variants(training.corpus_views(corpus, entry), rng):
+        for views in variants(data.corpus_views(corpus, entry), rng):
             pages, rows, _ = stream_pages(views, classifier)
             docs.append(DocPages(entry["doc_type"], family, pages, rows, first_origin + k))
     return docs

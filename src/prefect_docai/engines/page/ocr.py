@@ -15,8 +15,8 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
-from prefect_docai.engines.languages import installed_languages, tessdata_dir
-from prefect_docai.engines.raster import Gray
+from prefect_docai.engines.page.languages import installed_languages, tessdata_dir
+from prefect_docai.engines.page.raster import Gray
 
 os.environ.setdefault("OMP_THREAD_LIMIT", "1")
 

@@ -108,3 +108,18 @@ def parse_rate(text: str) -> Decimal | None:
 
 def format_rate(rate: Decimal) -> str:
     return format_amount(rate)
+
+
+# --- arithmetic checks -----------------------------------------------------------------
+
+CENT = Decimal("0.01")
+
+
+def close(a: Decimal, b: Decimal, tolerance: Decimal = CENT) -> bool:
+    return abs(a - b) <= tolerance
+
+
+def tax_line_consistent(base: Decimal, rate: Decimal, amount: Decimal) -> bool:
+    """base × rate = amount, allowing a cent of rounding per started 1000 of base."""
+    tolerance = CENT * (1 + abs(base) // 1000)
+    return close((base * rate / 100), amount, tolerance + CENT / 2)

@@ -12,25 +12,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from prefect_docai.engines.document import BBox, Line, Word
-
-
-@dataclass(frozen=True)
-class Token:
-    """A recognized word before layout: text, box (page fractions), confidence, and the
-    line/block ids of the recognizer when it has them (Tesseract) or ``None`` (text layer)."""
-
-    text: str
-    bbox: BBox
-    confidence: float
-    font_size: float | None = None
-    group: int | None = None
-    block: int | None = None
+from prefect_docai.engines.page.model import BBox, Line, Word
 
 
 @dataclass
-class _Segment:
-    tokens: list[Token]
+class _LineRun:
+    """Words of one line (or of one recognizer line) while lines are being built."""
+
+    tokens: list[Word]
     x0: float
     y0: float
     x1: float
@@ -45,7 +34,7 @@ class _Segment:
     def center(self) -> float:
         return (self.y0 + self.y1) / 2
 
-    def add(self, token: Token, box: BBox) -> None:
+    def add(self, token: Word, box: BBox) -> None:
         self.tokens.append(token)
         self.x0, self.y0 = min(self.x0, box[0]), min(self.y0, box[1])
         self.x1, self.y1 = max(self.x1, box[2]), max(self.y1, box[3])
@@ -55,11 +44,11 @@ def _points(box: BBox, width: float, height: float) -> BBox:
     return (box[0] * width, box[1] * height, box[2] * width, box[3] * height)
 
 
-def _cluster(tokens: Sequence[Token], width: float, height: float) -> list[_Segment]:
+def _cluster(tokens: Sequence[Word], width: float, height: float) -> list[_LineRun]:
     """Text-layer words (content order) → line segments: same baseline band and a gap of at
     most ~2 glyph heights. Recent segments are searched too, because PDF producers often
     draw a row's cells out of order."""
-    segments: list[_Segment] = []
+    segments: list[_LineRun] = []
     for token in tokens:
         box = _points(token.bbox, width, height)
         word_height = max(box[3] - box[1], 0.1)
@@ -74,7 +63,7 @@ def _cluster(tokens: Sequence[Token], width: float, height: float) -> list[_Segm
                 target = segment
                 break
         if target is None:
-            segments.append(_Segment([token], *box))
+            segments.append(_LineRun([token], *box))
         else:
             target.add(token, box)
     for segment in segments:
@@ -82,15 +71,15 @@ def _cluster(tokens: Sequence[Token], width: float, height: float) -> list[_Segm
     return segments
 
 
-def _groups(tokens: Sequence[Token], width: float, height: float) -> list[_Segment]:
+def _groups(tokens: Sequence[Word], width: float, height: float) -> list[_LineRun]:
     """OCR words → the recognizer's own lines (Tesseract knows its lines best)."""
-    by_group: dict[int, _Segment] = {}
+    by_group: dict[int, _LineRun] = {}
     for token in tokens:
         box = _points(token.bbox, width, height)
-        key = token.group if token.group is not None else -1 - len(by_group)
+        key = token.line
         segment = by_group.get(key)
         if segment is None:
-            by_group[key] = _Segment([token], *box, block=token.block)
+            by_group[key] = _LineRun([token], *box, block=token.block)
         else:
             segment.add(token, box)
     segments = list(by_group.values())
@@ -99,8 +88,8 @@ def _groups(tokens: Sequence[Token], width: float, height: float) -> list[_Segme
     return segments
 
 
-def _rows(segments: list[_Segment]) -> list[list[_Segment]]:
-    rows: list[list[_Segment]] = []
+def _rows(segments: list[_LineRun]) -> list[list[_LineRun]]:
+    rows: list[list[_LineRun]] = []
     centers: list[float] = []
     heights: list[float] = []
     for segment in sorted(segments, key=lambda s: (s.center, s.x0)):
@@ -115,7 +104,7 @@ def _rows(segments: list[_Segment]) -> list[list[_Segment]]:
         rows.append([segment])
         centers.append(segment.center)
         heights.append(segment.height)
-    merged_rows: list[list[_Segment]] = []
+    merged_rows: list[list[_LineRun]] = []
     for row in rows:
         row.sort(key=lambda s: s.x0)
         merged = [row[0]]
@@ -134,7 +123,7 @@ def _rows(segments: list[_Segment]) -> list[list[_Segment]]:
     return merged_rows
 
 
-def _paragraph_blocks(ordered: list[_Segment]) -> list[int]:
+def _paragraph_blocks(ordered: list[_LineRun]) -> list[int]:
     """Block ids for text-layer segments: a segment continues the block of a segment just
     above it that it overlaps horizontally and whose glyphs are about the same size."""
     parent = list(range(len(ordered)))
@@ -166,16 +155,18 @@ def _paragraph_blocks(ordered: list[_Segment]) -> list[int]:
 
 
 def build_lines(
-    tokens: Sequence[Token], width: float, height: float
+    tokens: Sequence[Word], width: float, height: float, *, recognized: bool, page: int = 1
 ) -> tuple[list[Word], list[Line], list[list[int]]]:
     """Words and lines in reading order, plus the rows (lists of line indexes).
 
     ``width``/``height`` are the page size in points (gaps are judged in points, not in
-    page fractions, which differ horizontally and vertically).
+    page fractions, which differ horizontally and vertically). ``recognized``: the words
+    carry the recognizer's own line and block ids (Tesseract), which are kept as lines;
+    otherwise (a text layer) lines are found here. The words come back numbered by the
+    page's lines and blocks, on page ``page``.
     """
     if not tokens:
         return [], [], []
-    recognized = all(token.group is not None for token in tokens)
     segments = _groups(tokens, width, height) if recognized else _cluster(tokens, width, height)
     rows = _rows(segments)
     ordered = [segment for row in rows for segment in row]
@@ -195,6 +186,7 @@ def build_lines(
                 line=index,
                 block=block,
                 font_size=token.font_size,
+                page=page,
             )
             for token in segment.tokens
         )

@@ -1,7 +1,8 @@
 """Cheap inspection of an upload: media type by magic bytes, page count, PDF sanity.
 
-Runs in the API process at upload time (so credits can be reserved before a job is queued),
-so it must stay fast and bounded: no rendering, no OCR.
+Runs in the API process at upload time (so credits can be reserved before a job is queued)
+and in the flow before it cuts pages, so it must stay fast and bounded: no rendering, no
+OCR. PDFium is reached through :mod:`prefect_docai.files.pdfium` (its lock).
 """
 
 from __future__ import annotations
@@ -9,7 +10,8 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass
 
-from prefect_docai.engines.base import DocumentError
+from prefect_docai.files import pdfium
+from prefect_docai.files.errors import DocumentError
 
 MAX_PIXELS = 200_000_000
 """Decompression-bomb guard: larger images are refused (≈ A0 at 600 dpi)."""
@@ -76,10 +78,8 @@ def inspect_document(data: bytes) -> DocumentInfo:
 
 
 def _pdf_page_count(data: bytes) -> int:
-    import pypdfium2 as pdfium
-
     try:
-        pdf = pdfium.PdfDocument(data)
+        count = pdfium.count_pages(data)
     except pdfium.PdfiumError as exc:
         message = str(exc).lower()
         if "password" in message:
@@ -87,10 +87,6 @@ def _pdf_page_count(data: bytes) -> int:
                 "encrypted_pdf", "The PDF is encrypted; upload it without a password."
             ) from exc
         raise DocumentError("corrupt_pdf", f"The PDF cannot be read: {exc}.") from exc
-    try:
-        count = len(pdf)
-    finally:
-        pdf.close()
     if count == 0:
         raise DocumentError("corrupt_pdf", "The PDF has no pages.")
     if count > MAX_PAGES:

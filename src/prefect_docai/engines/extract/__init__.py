@@ -1,20 +1,22 @@
-"""Normalizers shared by the extraction engines: amounts, dates, identifiers, countries.
+"""What invoice and receipt extraction share: words regrouped into rows and segments
+(``rows``), candidates and result fields, labels, VAT ids and lines, addresses, and the
+normalizers for amounts, dates, identifiers and countries (re-exported here).
 
 Each parser takes printed text and answers the normalized form (RESULTS.md: amounts as
 2-decimal strings, ISO dates, ids without blanks, ISO 3166 alpha-2 countries) or ``None``
 when the text is not a valid value — callers use ``None`` to reject a candidate.
 """
 
-from prefect_docai.engines.parsing.amounts import (
+from prefect_docai.engines.extract.amounts import (
     detect_decimal_separator,
     format_amount,
     format_rate,
     parse_amount,
     parse_rate,
 )
-from prefect_docai.engines.parsing.countries import country_code
-from prefect_docai.engines.parsing.dates import parse_date, parse_time
-from prefect_docai.engines.parsing.ids import (
+from prefect_docai.engines.extract.countries import country_code
+from prefect_docai.engines.extract.dates import parse_date, parse_time
+from prefect_docai.engines.extract.ids import (
     find_ibans,
     normalize_bic,
     normalize_iban,

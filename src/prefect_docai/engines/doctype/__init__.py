@@ -1,0 +1,2 @@
+"""The document-type model classify and paperflow share: page views, features, the
+trained classifier and its page/document scoring."""
