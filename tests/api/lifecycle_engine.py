@@ -37,7 +37,7 @@ def _page_texts(data: bytes) -> list[str]:
     if data.startswith(b"\x89PNG"):
         from PIL import Image
 
-        from prefect_docai.engines.sniff import MAX_PIXELS
+        from prefect_docai.files.sniff import MAX_PIXELS
 
         Image.MAX_IMAGE_PIXELS = MAX_PIXELS  # the real engines' cap, as they set it
         with Image.open(io.BytesIO(data)) as image:

@@ -6,6 +6,7 @@ Names are stable: add, never rename.
 
 from prefect_docai.models.results import (
     TOOL_RESULT_MODELS,
+    BBox,
     ClassifyPage,
     ClassifyResult,
     DocumentInfo,
@@ -39,6 +40,7 @@ from prefect_docai.models.tools import DOCUMENT_TYPES, Tool
 __all__ = [
     "DOCUMENT_TYPES",
     "TOOL_RESULT_MODELS",
+    "BBox",
     "ClassifyPage",
     "ClassifyResult",
     "DocumentInfo",

@@ -16,6 +16,8 @@ from pydantic.alias_generators import to_camel
 ResultBBox = tuple[float, float, float, float]
 """The JSON contract's box: [x0, y0, x1, y1] as fractions of the page width/height, origin
 top-left, rounded (engines build it from the page model's ``engines.page.model.BBox``)."""
+BBox = ResultBBox
+"""The name the contract was first published under (names are stable: kept as an alias)."""
 
 
 class _Model(BaseModel):
