@@ -40,6 +40,7 @@ def test_the_package_keeps_every_contract() -> None:
 VIOLATIONS = {
     "tasks/__init__.py": "import prefect_docai.flows",  # 1 plugin stack upwards
     "engines/__init__.py": "import prefect_docai.server",  # 1 service stack upwards, 2
+    "files/__init__.py": "import prefect_docai.engines",  # 1 service stack upwards, files layer
     "client/__init__.py": "import prefect",  # 3
     "server/__init__.py": "import prefect",  # 4
     "datasets/__init__.py": "import prefect_docai.engines.a",  # 5
@@ -65,6 +66,7 @@ def test_each_contract_catches_its_violation(tmp_path: Path) -> None:
         "models",
         "server",
         "engines",
+        "files",
         "samples",
     ):
         (package / layer).mkdir(parents=True)
