@@ -59,9 +59,10 @@ def scores(truth: list[str], pred: list[str]) -> dict[str, Any]:
 
 
 def run_corpus(corpus: Path, budget: float) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    from training.data import corpus_documents
+
     from prefect_docai.engines.classify import ClassifyEngine
     from prefect_docai.engines.pluginspec import EngineOptions
-    from training.data import corpus_documents
 
     engine = ClassifyEngine()
     truth, pred, rows = [], [], []
@@ -81,9 +82,10 @@ def run_corpus(corpus: Path, budget: float) -> tuple[dict[str, Any], list[dict[s
 
 
 def run_corpus_cv(corpus: Path, folds: int, per_template: int) -> dict[str, Any]:
+    from training import classifier as tc
+
     from prefect_docai.engines.classify import training
     from prefect_docai.engines.doctype.scoring import document_probs
-    from training import classifier as tc
 
     generated = training.generated_samples(
         per_template=per_template, seed=tc.SEED, ocr_share=0.2, held_out=False
@@ -107,8 +109,9 @@ def run_corpus_cv(corpus: Path, folds: int, per_template: int) -> dict[str, Any]
 
 
 def run_generated(per_template: int, scans: int) -> tuple[dict[str, Any], dict[str, Any]]:
-    from prefect_docai.engines.doctype.scoring import classify_pages
     from training.data import CLASSES, generated_docs, scanned_view
+
+    from prefect_docai.engines.doctype.scoring import classify_pages
 
     truth, pred, scan_truth, scan_pred = [], [], [], []
     per_class_scans: Counter[str] = Counter()

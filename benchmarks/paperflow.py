@@ -189,13 +189,13 @@ def run_cv(corpus: Path, manifest: dict[str, Any], folds: int, count: int,
            seed: int, groups: str = "family", fingerprint: str = "keep") -> dict[str, Any]:
     import numpy as np
     from scipy import sparse
+    from training import splitter as ts
+    from training.data import corpus_documents
 
     from prefect_docai.engines.doctype.model import default_model
     from prefect_docai.engines.paperflow.decode import decode
     from prefect_docai.engines.paperflow.pairs import origin_evidence, pair_features
     from prefect_docai.engines.paperflow.splitter import default_boundary_model
-    from training import splitter as ts
-    from training.data import corpus_documents
 
     classifier = default_model()
     weight = default_boundary_model().prior.weight

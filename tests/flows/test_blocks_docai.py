@@ -12,13 +12,13 @@ from prefect.blocks.core import Block
 from prefect.concurrency.asyncio import ConcurrencySlotAcquisitionError
 from prefect.testing.standard_test_suites import BlockStandardTestSuite
 from pydantic import SecretStr
+from tests.unit.client.echo_engine import ENGINES
 from typer.testing import CliRunner
 
 import prefect_docai
 from prefect_docai.blocks import DocAICredentials
 from prefect_docai.cli import app
 from prefect_docai.server.embedded import EmbeddedService
-from tests.unit.client.echo_engine import ENGINES
 
 
 class TestDocAICredentialsStandard(BlockStandardTestSuite):

@@ -25,6 +25,8 @@ from prefect.client.schemas.filters import (
 from prefect.client.schemas.sorting import TaskRunSort
 from prefect.logging.handlers import APILogHandler
 from prefect.states import State
+from tests.unit.client.echo_engine import ENGINES, pdf
+from tests.unit.client.fakes import CLIENT_ID, CLIENT_SECRET, FakeService, fail_times, problem
 
 from prefect_docai.blocks import DocAICredentials
 from prefect_docai.client import (
@@ -51,8 +53,6 @@ from prefect_docai.tasks import (
     run_tool,
     upload_document,
 )
-from tests.unit.client.echo_engine import ENGINES, pdf
-from tests.unit.client.fakes import CLIENT_ID, CLIENT_SECRET, FakeService, fail_times, problem
 
 
 @pytest.fixture(scope="module")

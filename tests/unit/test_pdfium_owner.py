@@ -7,9 +7,10 @@ import ast
 import threading
 from pathlib import Path
 
+from tests.docgen import make_text_pdf
+
 import prefect_docai
 from prefect_docai.files import pdfium, sniff
-from tests.docgen import make_text_pdf
 
 PACKAGE = Path(prefect_docai.__file__).parent
 

@@ -8,6 +8,14 @@ import time
 
 import httpx
 import pytest
+from tests.unit.client.fakes import (
+    CLIENT_SECRET,
+    FakeService,
+    fail_times,
+    form_fields,
+    problem,
+    raise_times,
+)
 
 from prefect_docai.client import (
     AuthenticationError,
@@ -23,14 +31,6 @@ from prefect_docai.client import (
     is_transient,
 )
 from prefect_docai.models import Tool
-from tests.unit.client.fakes import (
-    CLIENT_SECRET,
-    FakeService,
-    fail_times,
-    form_fields,
-    problem,
-    raise_times,
-)
 
 pytestmark = pytest.mark.anyio
 

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from tests.unit.client.echo_engine import ENGINES, pdf
 
 from prefect_docai.client import (
     AuthenticationError,
@@ -25,7 +26,6 @@ from prefect_docai.client import (
 )
 from prefect_docai.models import IcrResult, TableExtractionResult, Tool
 from prefect_docai.server.embedded import EmbeddedService
-from tests.unit.client.echo_engine import ENGINES, pdf
 
 
 @pytest.fixture(scope="module")

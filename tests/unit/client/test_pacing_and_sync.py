@@ -11,6 +11,7 @@ from pathlib import Path
 import fsspec
 import httpx
 import pytest
+from tests.unit.client.fakes import FakeService, fail_times, problem
 
 from prefect_docai.client import (
     DocAIClient,
@@ -21,7 +22,6 @@ from prefect_docai.client import (
     load_document,
 )
 from prefect_docai.models import Tool
-from tests.unit.client.fakes import FakeService, fail_times, problem
 
 PDF = b"%PDF-1.4\n% pacing test\n"
 

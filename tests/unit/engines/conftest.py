@@ -10,7 +10,6 @@ import os
 
 import pytest
 from PIL import Image
-
 from tests.docgen import make_text_pdf, rasterize
 
 os.environ.setdefault("OMP_THREAD_LIMIT", "1")

@@ -14,7 +14,6 @@ from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen.canvas import Canvas
 from schwifty import IBAN
 from stdnum.iso7064 import mod_11_10
-
 from tests.docgen import unicode_font
 
 CENT = Decimal("0.01")

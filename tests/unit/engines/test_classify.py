@@ -6,6 +6,7 @@ import time
 
 import numpy as np
 import pytest
+from training.textpdf import text_layer_views
 
 from prefect_docai.engines.classify import ClassifyEngine
 from prefect_docai.engines.doctype.features import (
@@ -25,7 +26,6 @@ from prefect_docai.engines.pluginspec import EngineOptions
 from prefect_docai.models.results import ClassifyResult
 from prefect_docai.models.tools import DOCUMENT_TYPES
 from prefect_docai.samples import degrade, generate, templates
-from training.textpdf import text_layer_views
 
 # Seeds far from the training seeds (training.classifier uses 20241122 + k).
 SEED = 7

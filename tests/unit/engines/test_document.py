@@ -9,8 +9,6 @@ import numpy as np
 import pikepdf
 import pytest
 from PIL import Image
-
-from prefect_docai.engines.page.document import Page, load_document
 from tests.docgen import (
     add_noise,
     image_bytes,
@@ -21,6 +19,8 @@ from tests.docgen import (
     tiff_bytes,
 )
 from tests.unit.engines.conftest import A6, ENGLISH_LINES, GERMAN_LINES
+
+from prefect_docai.engines.page.document import Page, load_document
 
 
 def _words(text: str) -> list[str]:

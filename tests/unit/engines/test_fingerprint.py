@@ -12,6 +12,7 @@ from reportlab.lib.pagesizes import A4
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 from scipy import sparse
+from tests.docgen import unicode_font
 
 from prefect_docai.engines.doctype.views import page_views
 from prefect_docai.engines.page.document import load_document
@@ -30,7 +31,6 @@ from prefect_docai.engines.paperflow.splitter import (
     stream_features,
 )
 from prefect_docai.samples import make_stream
-from tests.docgen import unicode_font
 
 BODY = [f"Line {k}: the survey of the regional water supply and its costs" for k in range(22)]
 

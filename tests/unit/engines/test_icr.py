@@ -13,6 +13,8 @@ import pikepdf
 import pypdfium2 as pdfium
 import pytest
 from PIL import Image
+from tests.docgen import image_bytes, image_pdf, rotate_image
+from tests.unit.engines.conftest import A6, ENGLISH_LINES, GERMAN_LINES
 
 from prefect_docai.engines.icr.engine import IcrEngine
 from prefect_docai.engines.page.document import load_document
@@ -25,8 +27,6 @@ from prefect_docai.engines.pluginspec import (
 )
 from prefect_docai.models.results import IcrResult
 from prefect_docai.models.tools import Tool
-from tests.docgen import image_bytes, image_pdf, rotate_image
-from tests.unit.engines.conftest import A6, ENGLISH_LINES, GERMAN_LINES
 
 
 def _run(data: bytes, **options: object) -> tuple[IcrResult, EngineOutput]:

@@ -6,16 +6,16 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
-
-from prefect_docai.engines.invoice import InvoiceEngine
-from prefect_docai.engines.pluginspec import DocumentError, EngineOptions
-from prefect_docai.models.results import InvoiceResult
 from tests.unit.engines.invoice_docs import (
     InvoiceTruth,
     make_invoice,
     zugferd_pdf,
     zugferd_xml,
 )
+
+from prefect_docai.engines.invoice import InvoiceEngine
+from prefect_docai.engines.pluginspec import DocumentError, EngineOptions
+from prefect_docai.models.results import InvoiceResult
 
 OPTIONS = EngineOptions(output_formats=("JSON",))
 
@@ -154,7 +154,6 @@ def test_threshold_nulls_unsure_fields() -> None:
 
 def test_scanned_invoice_through_ocr() -> None:
     from PIL import Image
-
     from tests.docgen import add_noise, image_pdf, rasterize
 
     pdf, truth = make_invoice(seed=21, german=True, n_items=3)

@@ -5,11 +5,11 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
+from tests.unit.engines.invoice_docs import make_receipt
 
 from prefect_docai.engines.pluginspec import EngineOptions
 from prefect_docai.engines.receipt import ReceiptEngine
 from prefect_docai.models.results import ReceiptResult
-from tests.unit.engines.invoice_docs import make_receipt
 
 
 def run(data: bytes) -> ReceiptResult:
@@ -49,7 +49,6 @@ def test_photographed_receipt() -> None:
 
 def test_blank_page_gives_nulls_not_guesses() -> None:
     from PIL import Image
-
     from tests.docgen import image_bytes
 
     blank = Image.new("L", (600, 900), 255)

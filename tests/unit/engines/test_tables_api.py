@@ -11,9 +11,9 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
+from tests.unit.engines.test_tables import RULED_ROWS, _ruled_pdf, _unruled_pdf
 
 from prefect_docai.server.embedded import EmbeddedService
-from tests.unit.engines.test_tables import RULED_ROWS, _ruled_pdf, _unruled_pdf
 
 UPLOAD = "/api/FileUpload/v1/Upload/ToolTableExtraction"
 RESULTS = "/api/Result/v1/JobResults/"
