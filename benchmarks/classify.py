@@ -83,28 +83,28 @@ def run_corpus(corpus: Path, budget: float) -> tuple[dict[str, Any], list[dict[s
 
 def run_corpus_cv(corpus: Path, folds: int, per_template: int) -> dict[str, Any]:
     from training import classifier as tc
+    from training import data as training_data
 
-    from prefect_docai.engines.classify import training
     from prefect_docai.engines.doctype.scoring import document_probs
 
-    generated = training.generated_samples(
+    generated = training_data.generated_samples(
         per_template=per_template, seed=tc.SEED, ocr_share=0.2, held_out=False
     )
-    corpus_all = training.corpus_samples(corpus)
-    eval_ids = sorted(e["id"] for e in training.corpus_documents(corpus))
+    corpus_all = training_data.corpus_samples(corpus)
+    eval_ids = sorted(e["id"] for e in training_data.corpus_documents(corpus))
     rng = np.random.default_rng(0)
     order = rng.permutation(len(eval_ids))
     truth, pred = [], []
     for fold in range(folds):
         held = {eval_ids[i] for i in order[fold::folds]}
         train = generated + [s for s in corpus_all if s.group.removeprefix("corpus:") not in held]
-        model = tc.fit(train, training.CLASSES)
+        model = tc.fit(train, training_data.CLASSES)
         for doc_id in sorted(held):
             pages = [s for s in corpus_all if s.group == f"corpus:{doc_id}"]
             probs = model.predict_proba([s.text for s in pages], np.vstack([s.dense for s in pages]))
             doc = document_probs(probs)
             truth.append(pages[0].label)
-            pred.append(training.CLASSES[int(np.argmax(doc))])
+            pred.append(training_data.CLASSES[int(np.argmax(doc))])
     return scores(truth, pred)
 
 
