@@ -8,7 +8,8 @@ its end; the two trees must be identical. Each tool runs directly (no server) ov
 corpus documents that take part in its task (manifest ``tasks``; PaperFlow over the PSS
 streams) and writes ``OUT_DIR/<tool>/<id>.json``: the result JSON, page count, warnings and
 the produced files (a digest of their bytes; for PDFs a digest of each page's content and
-text, because a PDF's trailer ID and dates differ on every write). Timing fields are
+text, because a PDF's trailer ID and dates differ on every write; for ZIPs a digest of each
+member, because a ZIP entry carries its write time). Timing fields are
 dropped. Existing outputs are kept, so an interrupted run resumes.
 """
 
@@ -45,6 +46,12 @@ def _without_timing(value: Any) -> Any:
 
 
 def _file_digest(media_type: str, data: bytes) -> dict[str, Any]:
+    if media_type == "application/zip":
+        import zipfile
+
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            return {"members": {name: hashlib.sha256(archive.read(name)).hexdigest()
+                                for name in archive.namelist()}}
     if media_type != "application/pdf":
         return {"sha256": hashlib.sha256(data).hexdigest()}
     import pikepdf
@@ -98,7 +105,14 @@ def _jobs(tools: list[str]) -> list[tuple[str, str, Path, tuple[str, ...], tuple
 
 
 def snapshot(out: Path, tools: list[str]) -> None:
-    from prefect_docai.engines.pluginspec import DocumentError, EngineOptions, get_engine
+    try:
+        from prefect_docai.engines.pluginspec import DocumentError, EngineOptions, get_engine
+    except ModuleNotFoundError:  # the layout before issue 13, for the "before" run
+        from prefect_docai.engines.base import (  # type: ignore[no-redef]
+            DocumentError,
+            EngineOptions,
+        )
+        from prefect_docai.engines.registry import get_engine  # type: ignore[no-redef]
     from prefect_docai.models.tools import Tool
 
     for tool, doc_id, path, languages, formats in _jobs(tools):
