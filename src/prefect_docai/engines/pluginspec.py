@@ -35,6 +35,7 @@ __all__ = [
     "get_engine",
     "is_available",
     "normalize_threshold",
+    "parse_engine_overrides",
     "register",
 ]
 
@@ -110,10 +111,9 @@ _DEFAULT_ENGINES: dict[Tool, str] = {
 _overrides: dict[Tool, str] = {}
 
 
-def _env_overrides() -> dict[Tool, str]:
-    """``DOCAI_ENGINES="ICR=pkg.mod:Cls,Classify=..."`` replaces engines in every process
-    (worker processes inherit the environment; tests use it for a trivial engine)."""
-    spec = os.environ.get("DOCAI_ENGINES", "").strip()
+def parse_engine_overrides(spec: str) -> dict[Tool, str]:
+    """``"ICR=pkg.mod:Cls,Classify=..."`` as tool → import path; raises ``ValueError`` on a
+    malformed entry."""
     result: dict[Tool, str] = {}
     for item in filter(None, (part.strip() for part in spec.split(","))):
         name, _, path = item.partition("=")
@@ -122,6 +122,12 @@ def _env_overrides() -> dict[Tool, str]:
             raise ValueError(f"DOCAI_ENGINES: cannot read {item!r} (want Tool=module:Class)")
         result[tool] = path.strip()
     return result
+
+
+def _env_overrides() -> dict[Tool, str]:
+    """``DOCAI_ENGINES`` replaces engines in every process (worker processes inherit the
+    environment; tests use it for a trivial engine)."""
+    return parse_engine_overrides(os.environ.get("DOCAI_ENGINES", "").strip())
 
 
 def register(tool: Tool, import_path: str) -> None:

@@ -110,20 +110,24 @@ def _pdf_is_encrypted(data: bytes) -> bool:
         return False
 
 
+def check_pixels(width: int, height: int) -> None:
+    """Refuse an image without pixels or with more than :data:`MAX_PIXELS`."""
+    if width <= 0 or height <= 0:
+        raise DocumentError("corrupt_image", "The image has no pixels.")
+    if width * height > MAX_PIXELS:
+        raise DocumentError(
+            "image_too_large",
+            f"The image has {width}×{height} pixels; at most {MAX_PIXELS:,} are accepted.",
+        )
+
+
 def _image_frame_count(data: bytes) -> int:
     from PIL import Image, UnidentifiedImageError
 
     Image.MAX_IMAGE_PIXELS = MAX_PIXELS
     try:
         with Image.open(io.BytesIO(data)) as image:
-            width, height = image.size
-            if width <= 0 or height <= 0:
-                raise DocumentError("corrupt_image", "The image has no pixels.")
-            if width * height > MAX_PIXELS:
-                raise DocumentError(
-                    "image_too_large",
-                    f"The image has {width}×{height} pixels; at most {MAX_PIXELS:,} are accepted.",
-                )
+            check_pixels(*image.size)
             frames = int(getattr(image, "n_frames", 1) or 1)
             image.verify()
     except DocumentError:

@@ -151,14 +151,7 @@ class Settings(BaseSettings):
 
     def engine_overrides(self) -> dict[Tool, str]:
         """Parsed ``engines``; raises ``ValueError`` on a malformed entry."""
-        result: dict[Tool, str] = {}
-        for item in filter(None, (part.strip() for part in self.engines.split(","))):
-            name, _, path = item.partition("=")
-            tool = Tool.from_suffix(name.strip())
-            if tool is None or ":" not in path:
-                raise ValueError(f"DOCAI_ENGINES: cannot read {item!r} (want Tool=module:Class)")
-            result[tool] = path.strip()
-        return result
+        return pluginspec.parse_engine_overrides(self.engines)
 
     def engine_path(self, tool: Tool) -> str:
         return self.engine_overrides().get(tool) or pluginspec.engine_path(tool)

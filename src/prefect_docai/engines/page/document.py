@@ -42,7 +42,7 @@ from prefect_docai.engines.page.ocr import Orientation
 from prefect_docai.engines.page.textlayer import TextLayer, read_text_layer
 from prefect_docai.files import pdfium
 from prefect_docai.files.errors import DocumentError
-from prefect_docai.files.sniff import MAX_PIXELS, inspect_document
+from prefect_docai.files.sniff import check_pixels, inspect_document
 
 PDF = "application/pdf"
 
@@ -508,7 +508,7 @@ class Document:
                 if frame:
                     image.seek(frame)
                 width, height = _upright_size(image)
-                _check_pixels(width, height)
+                check_pixels(width, height)
                 dpi = _image_dpi(image, self.dpi)
                 self._image_dpi.append(dpi)
                 self._sizes.append((width * 72.0 / dpi, height * 72.0 / dpi))
@@ -579,7 +579,7 @@ class Document:
         scale = dpi / native
         if abs(scale - 1.0) > 0.01:
             size = (max(1, round(image.width * scale)), max(1, round(image.height * scale)))
-            _check_pixels(*size)
+            check_pixels(*size)
             image = image.resize(size, Image.Resampling.LANCZOS)
         if rotation:
             image = image.rotate(-rotation, expand=True)
@@ -656,16 +656,6 @@ def _upright_size(image: Image.Image) -> tuple[int, int]:
     width, height = image.size
     orientation = image.getexif().get(0x0112, 1) if image.format == "JPEG" else 1
     return (height, width) if orientation in (5, 6, 7, 8) else (width, height)
-
-
-def _check_pixels(width: int, height: int) -> None:
-    if width <= 0 or height <= 0:
-        raise DocumentError("corrupt_image", "The image has no pixels.")
-    if width * height > MAX_PIXELS:
-        raise DocumentError(
-            "image_too_large",
-            f"The image has {width}×{height} pixels; at most {MAX_PIXELS:,} are accepted.",
-        )
 
 
 def _image_dpi(image: Image.Image, default: int) -> float:
