@@ -137,3 +137,15 @@ def test_source_listing(tmp_path: Path) -> None:
     memory.fs.pipe(f"{memory.path}/in/x.pdf", b"pdf")
     (listed,) = memory.list()
     assert listed.url.startswith("memory://") and memory.read(listed) == b"pdf"
+
+
+def test_batch_incomplete_survives_pickling() -> None:
+    """A Dask or Ray worker sends the flow's exception back pickled."""
+    import pickle
+
+    from prefect_docai.flows import BatchIncomplete, BatchSummary
+
+    summary = BatchSummary(run_id="r", source="s", destination="d", deferred=3)
+    again = pickle.loads(pickle.dumps(BatchIncomplete(summary)))
+    assert isinstance(again, BatchIncomplete)
+    assert again.summary.deferred == 3 and "3 document(s) deferred" in str(again)
