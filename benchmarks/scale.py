@@ -13,8 +13,10 @@ What runs, all on loopback:
 * a Prefect server, and a parent flow on a ``DaskTaskRunner`` (``LocalCluster``,
   ``--dask-workers`` processes, one thread each) that maps ``process_documents`` over
   ``--partitions`` folders of ``s3://lake/inbox``, all into the *same* destination
-  ``s3://lake/datasets``. Dask worker *k* talks to replica *k mod replicas* (a credentials
-  block per replica; a load balancer does this in production).
+  ``s3://lake/datasets``; a partition whose run deferred documents (``BatchIncomplete``)
+  runs again, as an operator would, up to 3 passes. Dask worker *k* talks to replica
+  *k mod replicas* (a credentials block per replica; a load balancer does this in
+  production).
 
 The bound: the service admits ``rate`` uploads per second per (client, tool) on each
 replica, and each replica runs ``W`` engine workers. So the batch cannot finish faster than
@@ -138,13 +140,13 @@ def run_fan_out(
     partitions: list[str], destination: str, s3: dict[str, Any], replicas: int,
     dask_workers: int, concurrency: int,
 ) -> list[dict[str, Any]]:
-    from prefect import flow, task
+    from prefect import flow, task, unmapped
     from prefect_dask import DaskTaskRunner
 
-    from prefect_docai.flows import BatchOptions, process_documents
+    from prefect_docai.flows import BatchIncomplete, BatchOptions, process_documents
 
     @task(name="process-partition", task_run_name="{source}")
-    async def one_partition(source: str) -> dict[str, Any]:
+    async def one_partition(source: str, attempt: int) -> dict[str, Any]:
         from distributed import get_worker
 
         # Pin a Dask worker to one replica: one client limiter per replica's buckets.
@@ -153,17 +155,22 @@ def run_fan_out(
         # parameter model (issue 19 item 3, "Process_DocumentsModel is not fully defined");
         # the options are a BatchOptions already.
         batch = process_documents.with_options(validate_parameters=False)
-        summary = await batch(
-            source,
-            destination,
-            credentials=f"scale-{replica}",
-            options=BatchOptions(
-                max_concurrency=concurrency,
-                source_storage_options=s3,
-                destination_storage_options=s3,
-            ),
+        options = BatchOptions(
+            max_concurrency=concurrency,
+            source_storage_options=s3,
+            destination_storage_options=s3,
         )
-        return {"source": source, "replica": replica, **summary.model_dump(mode="json")}
+        try:
+            summary = await batch(source, destination, f"scale-{replica}", options)
+            complete = True
+        except BatchIncomplete as exc:
+            # Deferred documents (e.g. 429 after the client's retries): by design the
+            # next run finishes them, and the parent flow runs this partition again.
+            summary, complete = exc.summary, False
+        return {
+            "source": source, "replica": replica, "attempt": attempt, "complete": complete,
+            **summary.model_dump(mode="json"),
+        }
 
     runner = DaskTaskRunner(
         cluster_kwargs={
@@ -176,9 +183,15 @@ def run_fan_out(
 
     @flow(name="scale-fan-out", task_runner=runner)
     def fan_out(sources: list[str]) -> list[dict[str, Any]]:
-        futures = one_partition.map(sources)
-        # .result() on each: a failed partition fails the parent flow.
-        return [f.result() for f in futures]
+        runs: list[dict[str, Any]] = []
+        for attempt in range(1, 4):
+            # .result() on each: a failed partition fails the parent flow.
+            done = [f.result() for f in one_partition.map(sources, attempt=unmapped(attempt))]
+            runs += done
+            sources = [r["source"] for r in done if not r["complete"]]
+            if not sources:
+                return runs
+        raise RuntimeError(f"still incomplete after 3 passes: {sources}")
 
     return fan_out(partitions)
 
@@ -302,10 +315,11 @@ def main(argv: list[str] | None = None) -> int:
             "credits_in_rows": rows_credits,
             "commits": commits,
             "runs": [
-                {k: s[k] for k in ("source", "replica", "processed", "partial", "failed",
-                                   "deferred", "credits_used", "wall_seconds")}
+                {k: s[k] for k in ("source", "replica", "attempt", "processed", "partial",
+                                   "failed", "deferred", "credits_used", "wall_seconds")}
                 for s in summaries
             ],
+            "partition_reruns": sum(1 for s in summaries if s["attempt"] > 1),
             **jobs,
         }
     finally:
@@ -315,7 +329,8 @@ def main(argv: list[str] | None = None) -> int:
     args.out.write_text(json.dumps(report, indent=2) + "\n")
     for key in ("documents_written", "duplicate_documents", "lost_documents", "wall_seconds",
                 "rate_bound_seconds", "worker_bound_seconds", "wall_over_bound", "credits_spent",
-                "credits_in_rows", "jobs_by_tool", "jobs_by_status", "commits"):
+                "credits_in_rows", "jobs_by_tool", "jobs_by_status", "commits",
+                "partition_reruns"):
         print(f"{key:<22} {report[key]}")
     ok = report["duplicate_documents"] == 0 and report["lost_documents"] == 0
     return 0 if ok else 1
