@@ -2,7 +2,7 @@
 (``rows``), candidates and result fields, labels, VAT ids and lines, addresses, and the
 normalizers for amounts, dates, identifiers and countries (re-exported here).
 
-Each parser takes printed text and answers the normalized form (RESULTS.md: amounts as
+Each parser takes printed text and answers the normalized form (docs/results.md: amounts as
 2-decimal strings, ISO dates, ids without blanks, ISO 3166 alpha-2 countries) or ``None``
 when the text is not a valid value — callers use ``None`` to reject a candidate.
 """

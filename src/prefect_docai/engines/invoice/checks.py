@@ -1,4 +1,4 @@
-"""Arithmetic and checksum checks over an invoice result (RESULTS.md ``checks``)."""
+"""Arithmetic and checksum checks over an invoice result (docs/results.md ``checks``)."""
 
 from __future__ import annotations
 

@@ -1,11 +1,11 @@
-"""Loading an upload into the page model every engine shares (ARCHITECTURE.md §2).
+"""Loading an upload into the page model every engine shares (docs/architecture.md §2).
 
 One loader turns any upload into pages; each page has a lazily rendered raster and a word
 layer (text-layer words for born-digital PDF pages, Tesseract words otherwise), so OCR
 happens once per page whichever tool asks.
 
 Words, lines and boxes are :mod:`prefect_docai.engines.page.model`'s; coordinates are
-fractions of the upright page, origin top-left (the RESULTS.md convention).
+fractions of the upright page, origin top-left (the docs/results.md convention).
 
 Use::
 

@@ -6,7 +6,7 @@ tool's view of words grows from :class:`Word`: extraction rows and segments hold
 words, table finding and page classification take them as they are.
 
 Coordinates: ``bbox`` is ``(x0, y0, x1, y1)`` as fractions of the upright page's width and
-height, origin top-left (the RESULTS.md convention; the JSON contract's
+height, origin top-left (the docs/results.md convention; the JSON contract's
 ``models.results.ResultBBox`` is this box rounded).
 """
 
