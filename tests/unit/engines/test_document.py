@@ -220,3 +220,17 @@ def test_pages_are_lazy_and_one_based(english_pdf: bytes) -> None:
             document.page(3)
     with pytest.raises(ValueError, match="closed"):
         document.page(1).render()
+
+
+def test_a_huge_image_is_read_at_a_bounded_size() -> None:
+    """A 14000 x 14000 PNG (24 KB, 196 MP) is OCR'd at most MAX_RENDER_PIXELS (issue 18)."""
+    from tests.hostile import grey_png
+
+    from prefect_docai.engines.page.document import MAX_RENDER_PIXELS
+
+    document = load_document(grey_png(14000, 14000))
+    gray, dpi = document._raster(0, document.dpi, 0)
+    assert gray.shape[0] * gray.shape[1] <= MAX_RENDER_PIXELS * 1.01
+    assert dpi < 300
+    image, ocr_dpi = document._ocr_image(0)
+    assert image.width * image.height <= MAX_RENDER_PIXELS * 1.01 and ocr_dpi == dpi

@@ -597,7 +597,10 @@ class Document:
     def _ocr_dpi(self, index: int) -> int:
         native = self._image_dpi[index]
         # Very high-resolution scans only slow Tesseract down; 400 dpi keeps all detail.
-        return 300 if native > 400 else round(native)
+        dpi = 300 if native > 400 else native
+        # And a huge image (a 14000² PNG is 196 MP) is read at most MAX_RENDER_PIXELS, as a
+        # PDF page is: the OCR raster and its copies stay bounded in memory and time.
+        return max(1, round(self._render_dpi(index, dpi)))
 
     def _raster(self, index: int, dpi: int, rotation: int) -> tuple[raster.Gray, int]:
         """The page for OCR: grayscale at the PDF render dpi or the image's own resolution."""
