@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.docai-installed
-EXTRAS := server,s3,gcs,dask,samples,dev
+EXTRAS := server,s3,gcs,dask,ray,samples,dev
 
 # Tesseract with Debian's OpenMP build burns both cores for no gain; parallelise across
 # pages with processes instead (docs/operations.md, "CPU and Tesseract").

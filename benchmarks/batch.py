@@ -88,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     from prefect.settings import temporary_settings
 
     from prefect_docai.datasets import DatasetStore
-    from prefect_docai.flows import BatchIncomplete, BatchOptions, BatchSummary, process_documents
+    from prefect_docai.flows import BatchIncomplete, BatchOptions, BatchSummary, aprocess_documents
 
     counts = count_requests()
     work = Path(tempfile.mkdtemp(prefix="docai-bench-batch-"))
@@ -102,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
         with temporary_settings(set_defaults={"server.ephemeral.startup_timeout_seconds": 300}):
             try:
                 summary: BatchSummary = asyncio.run(
-                    process_documents(str(source), str(dest), options=options)
+                    aprocess_documents(str(source), str(dest), options=options)
                 )
             except BatchIncomplete as exc:
                 summary = exc.summary

@@ -19,7 +19,7 @@ import os
 from prefect import serve
 from prefect.events import DeploymentEventTrigger
 
-from prefect_docai.flows import process_documents
+from prefect_docai.flows import aprocess_documents
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -34,7 +34,7 @@ def main(argv: list[str] | None = None) -> None:
     if not args.source or not args.destination:
         parser.error("--source and --destination (or DOCAI_SOURCE / DOCAI_DESTINATION) are required")
 
-    nightly = process_documents.to_deployment(
+    nightly = aprocess_documents.to_deployment(
         name="docai-nightly",
         cron=args.cron,
         parameters={
@@ -45,7 +45,7 @@ def main(argv: list[str] | None = None) -> None:
         tags=["docai", "nightly"],
         concurrency_limit=1,
     )
-    on_arrival = process_documents.to_deployment(
+    on_arrival = aprocess_documents.to_deployment(
         name="docai-on-arrival",
         parameters={"credentials": args.credentials},
         triggers=[

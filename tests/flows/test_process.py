@@ -29,7 +29,7 @@ import pyarrow.compute as pc
 import pytest
 
 from prefect_docai.datasets import DATASETS, DatasetStore
-from prefect_docai.flows import BatchIncomplete, BatchOptions, BatchSummary, process_documents
+from prefect_docai.flows import BatchIncomplete, BatchOptions, BatchSummary, aprocess_documents
 
 pytestmark = [pytest.mark.flows, pytest.mark.timeout(600)]
 
@@ -115,7 +115,7 @@ def fast_service(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def run_flow(source: str, destination: str, **options: Any) -> BatchSummary:
     result: BatchSummary = asyncio.run(
-        process_documents(source, destination, options=BatchOptions(**options))
+        aprocess_documents(source, destination, options=BatchOptions(**options))
     )
     return result
 
@@ -388,7 +388,7 @@ def test_saved_credentials_block_and_credit_accounting(tmp_path: Path) -> None:
             requests_per_second=20,
         ).save(name)
         summary: BatchSummary = asyncio.run(
-            process_documents(str(source), str(tmp_path / "lake"), credentials=name)
+            aprocess_documents(str(source), str(tmp_path / "lake"), credentials=name)
         )
         balance = service.credits(creds.client_id)
     assert f"block {name!r}" in summary.service

@@ -33,10 +33,10 @@ def run_batch(
 
     from prefect.settings import temporary_settings
 
-    from prefect_docai.flows import BatchIncomplete, process_documents
+    from prefect_docai.flows import BatchIncomplete, aprocess_documents
 
     async def main() -> Any:
-        return await process_documents(
+        return await aprocess_documents(
             source, destination, credentials, options, return_state=True
         )
 
@@ -64,6 +64,10 @@ def print_summary(summary: BatchSummary) -> None:
         if row["value"] not in (0, None) or row["metric"] == "files found":
             typer.echo(f"  {row['metric']:<30} {row['value']}")
     typer.echo(f"  {'wall time':<30} {summary.wall_seconds:.1f} s")
+    for name in sorted(summary.failed_files):
+        typer.echo(f"  failed: {name}")
+    for url in summary.left_out:
+        typer.echo(f"  left out (no pattern matches): {url}")
 
 
 def print_row_counts(store: DatasetStore) -> None:

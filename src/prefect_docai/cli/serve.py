@@ -8,6 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from prefect_docai.cli import app
+from prefect_docai.cli.extras import extra_required
 
 
 @app.command()
@@ -30,9 +31,11 @@ def serve(
 
     from pydantic import ValidationError
 
-    from prefect_docai.server import foreground
-    from prefect_docai.server.app import create_app
-    from prefect_docai.server.settings import Settings
+    with extra_required("server", "docai serve"):
+        from prefect_docai.server import foreground
+        from prefect_docai.server.app import create_app
+        from prefect_docai.server.logsafe import SafeFormatter
+        from prefect_docai.server.settings import Settings
 
     overrides: dict[str, Any] = {}
     if data_dir is not None:
@@ -49,8 +52,6 @@ def serve(
     if level not in {"DEBUG", "INFO", "WARNING", "ERROR"}:
         typer.echo(f"error: unknown log level {log_level!r}", err=True)
         raise typer.Exit(2)
-    from prefect_docai.server.logsafe import SafeFormatter
-
     # One record per line whatever a client sends (control characters escaped).
     handler = logging.StreamHandler()
     handler.setFormatter(SafeFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))

@@ -1,6 +1,8 @@
 """``process_documents``: a batch of files from any fsspec source → Parquet datasets."""
 
-from __future__ import annotations
+# No ``from __future__ import annotations``: Prefect builds the flow's parameter model from
+# these annotations, and a flow pickled by value (Dask, Ray) has no module globals to resolve
+# strings like "BatchOptions" in (PydanticUserError: model not fully defined; issue 19.3).
 
 import asyncio
 import hashlib
@@ -13,6 +15,7 @@ from typing import Any
 from uuid import UUID
 
 from prefect import flow, get_run_logger, task
+from prefect._internal.compatibility.async_dispatch import async_dispatch
 from prefect.artifacts import (
     acreate_markdown_artifact,
     acreate_progress_artifact,
@@ -23,6 +26,7 @@ from prefect.cache_policies import NO_CACHE
 from prefect.events import emit_event
 from prefect.runtime import flow_run
 from prefect.utilities.annotations import quote
+from prefect.utilities.asyncutils import run_coro_as_sync
 
 from prefect_docai.datasets import DatasetStore, DocumentOutcome, DocumentStatus
 from prefect_docai.files.errors import DocumentError
@@ -30,7 +34,7 @@ from prefect_docai.files.sniff import inspect_document
 from prefect_docai.flows.options import BatchOptions
 from prefect_docai.flows.pipeline import Budget, Deferred, DocumentPipeline, estimate_credits
 from prefect_docai.flows.report import BatchSummary, markdown_report
-from prefect_docai.flows.service import connect
+from prefect_docai.flows.service import ServiceNotInstalled, connect
 from prefect_docai.flows.sources import Source, SourceFile
 
 
@@ -111,6 +115,7 @@ def _record(batch: _Batch, outcome: DocumentOutcome) -> None:
         summary.partial += 1
     else:
         summary.failed += 1
+        summary.failed_files.append(outcome.file_name)
     summary.pages += outcome.page_count or 0
     summary.credits_used += outcome.credits_charged
     summary.errors += len(outcome.errors)
@@ -207,6 +212,7 @@ async def _dry_run(batch: _Batch, files: list[SourceFile]) -> None:
             pages = (await asyncio.to_thread(inspect_document, data)).page_count
         except DocumentError:
             summary.failed += 1
+            summary.failed_files.append(file.name)
             return
         summary.pages += pages
         lo, hi = estimate_credits(pages, batch.options)
@@ -219,13 +225,18 @@ async def _dry_run(batch: _Batch, files: list[SourceFile]) -> None:
 
 
 @flow(name="process-documents", log_prints=True)
-async def process_documents(
+async def aprocess_documents(
     source: str,
     destination: str,
     credentials: str | None = None,
     options: BatchOptions = BatchOptions(),
 ) -> BatchSummary:
     """Split, classify, route and extract a batch of documents into Parquet datasets.
+
+    One name for sync and async callers: ``process_documents(...)`` runs the flow and returns
+    its :class:`BatchSummary` in sync code, and returns an awaitable in async code (a flow,
+    a task or a coroutine); ``aprocess_documents`` is the async flow itself (the deployments'
+    entrypoint).
 
     Args:
         source: a folder, file or glob on any fsspec filesystem (``s3://bucket/inbox/**/*.pdf``,
@@ -235,6 +246,26 @@ async def process_documents(
             in this process on loopback for the duration of the run.
         options: see :class:`BatchOptions`.
     """
+    return await _process_batch(source, destination, credentials, options)
+
+
+@async_dispatch(aprocess_documents)
+@flow(name="process-documents", log_prints=True)
+def process_documents(
+    source: str,
+    destination: str,
+    credentials: str | None = None,
+    options: BatchOptions = BatchOptions(),
+) -> BatchSummary:
+    """The batch flow under one name for sync and async callers (see ``aprocess_documents``)."""
+    # The batch is asyncio inside; Prefect's run-sync loop keeps this run's context.
+    return run_coro_as_sync(_process_batch(source, destination, credentials, options))
+
+
+
+async def _process_batch(
+    source: str, destination: str, credentials: str | None, options: BatchOptions
+) -> BatchSummary:
     logger = get_run_logger()
     started = time.monotonic()
     run_id = str(flow_run.id or uuid.uuid4())
@@ -252,6 +283,7 @@ async def process_documents(
         destination=destination,
         dry_run=options.dry_run,
         files_found=len(files),
+        left_out=src.left_out,
     )
     batch = _Batch(
         run_id=run_id,
@@ -288,6 +320,8 @@ async def process_documents(
             async with sem:
                 try:
                     await process_file(file.name, quote(batch), quote(file))  # type: ignore[call-overload]
+                except ServiceNotInstalled:
+                    raise  # no document can succeed: fail the run and say what to install
                 except Exception:
                     # A bug or an outage the pipeline did not classify: the task run shows
                     # it as failed, the document stays out of the ledger, the batch goes on.
@@ -315,6 +349,12 @@ async def process_documents(
         summary.wall_seconds, summary.processed, summary.partial, summary.failed,
         summary.skipped, summary.resumed, summary.deferred, summary.credits_used,
     )
+    if summary.failed_files:
+        logger.warning("failed: %s", ", ".join(sorted(summary.failed_files)))
+    if summary.left_out:
+        logger.warning(
+            "left out, no pattern matches (options.patterns): %s", ", ".join(summary.left_out)
+        )
     if not summary.complete:
         raise BatchIncomplete(summary)
     return summary

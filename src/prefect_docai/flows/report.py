@@ -35,6 +35,10 @@ class BatchSummary(BaseModel):
     errors: int = 0
     estimated_credits_low: int | None = None
     estimated_credits_high: int | None = None
+    failed_files: list[str] = Field(default_factory=list)
+    """Names of the files that failed (unusable, or no stage succeeded)."""
+    left_out: list[str] = Field(default_factory=list)
+    """Files of the source folder that no pattern matches (e.g. ``.txt``): not processed."""
     rows: dict[str, int] = Field(default_factory=dict)
     """Rows this run committed, per dataset."""
     wall_seconds: float = 0.0
@@ -50,6 +54,7 @@ class BatchSummary(BaseModel):
             {"metric": "documents processed", "value": self.processed},
             {"metric": "documents partial", "value": self.partial},
             {"metric": "documents failed", "value": self.failed},
+            {"metric": "left out (no pattern matches)", "value": len(self.left_out)},
             {"metric": "skipped (already done)", "value": self.skipped},
             {"metric": "resumed from checkpoints", "value": self.resumed},
             {"metric": "deferred to next run", "value": self.deferred},
@@ -83,6 +88,11 @@ def duckdb_query(store: DatasetStore) -> str:
     )
 
 
+def _cell(text: str) -> str:
+    """A file name inside a markdown table cell: pipes and backticks would break the row."""
+    return text.replace("|", "\\|").replace("`", "'")
+
+
 def markdown_report(summary: BatchSummary, store: DatasetStore) -> str:
     lines = [
         f"# DocAI batch `{summary.run_id}`",
@@ -99,6 +109,11 @@ def markdown_report(summary: BatchSummary, store: DatasetStore) -> str:
         f"| {summary.credits_used} |",
         "",
     ]
+    if summary.failed_files or summary.left_out:
+        lines += ["## Files not processed", "", "| file | why |", "|---|---|"]
+        lines += [f"| `{_cell(name)}` | failed (see the `errors` dataset) |" for name in summary.failed_files]
+        lines += [f"| `{_cell(url)}` | left out: no pattern matches it |" for url in summary.left_out]
+        lines.append("")
     if summary.segments_by_type:
         lines += ["## Segments by type", "", "| type | segments |", "|---|---|"]
         lines += [f"| {t} | {n} |" for t, n in sorted(summary.segments_by_type.items())]

@@ -16,6 +16,10 @@ EMBEDDED_CREDITS = 10_000_000
 """Credits of the throwaway client of an embedded service when no budget is given."""
 
 
+class ServiceNotInstalled(RuntimeError):
+    """No credentials block and no ``server`` extra: nothing to process the batch with."""
+
+
 @dataclass
 class Connection:
     client: DocAIClient
@@ -46,7 +50,7 @@ async def connect(credentials: str | None, credit_budget: int | None = None) -> 
     try:
         from prefect_docai.server.embedded import EmbeddedService
     except ImportError as exc:
-        raise RuntimeError(
+        raise ServiceNotInstalled(
             "no credentials block given and the embedded service is not installed "
             f"({exc.name} missing): pip install 'prefect-docai[server]', or pass the name "
             "of a DocAICredentials block"

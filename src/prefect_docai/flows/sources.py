@@ -34,14 +34,17 @@ class Source:
         fs, path = fsspec.core.url_to_fs(source, **(storage_options or {}))
         self.fs: fsspec.AbstractFileSystem = fs
         self.path: str = path
+        self.left_out: list[str] = []
+        """URLs of the folder's files that no pattern matched (filled by :meth:`list`)."""
 
-    def _wanted(self, path: str) -> bool:
-        name = posixpath.basename(path)
-        parts = path.split("/")
+    @staticmethod
+    def _ours_or_hidden(path: str) -> bool:
         # Never read our own bookkeeping or hidden files (a destination inside the source).
-        if name.startswith(".") or "_docai" in parts:
-            return False
-        return any(fnmatch.fnmatchcase(name.lower(), p) for p in self.patterns)
+        return posixpath.basename(path).startswith(".") or "_docai" in path.split("/")
+
+    def _matches(self, path: str) -> bool:
+        name = posixpath.basename(path).lower()
+        return any(fnmatch.fnmatchcase(name, p) for p in self.patterns)
 
     def list(self) -> list[SourceFile]:
         if _GLOB_CHARS.intersection(self.path):
@@ -50,7 +53,9 @@ class Source:
             paths = sorted(p for p in infos if not posixpath.basename(p).startswith("."))
         elif self.fs.isdir(self.path):
             infos = self.fs.find(self.path, detail=True)
-            paths = sorted(p for p in infos if self._wanted(p))
+            candidates = [p for p in infos if not self._ours_or_hidden(p)]
+            paths = sorted(p for p in candidates if self._matches(p))
+            self.left_out = sorted(self.url(p) for p in candidates if not self._matches(p))
         elif self.fs.exists(self.path):
             infos = {self.path: self.fs.info(self.path)}
             paths = [self.path]
