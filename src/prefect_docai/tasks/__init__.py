@@ -4,8 +4,8 @@ Every task has one name for sync and async flows (``run_tool``); its ``a``-prefi
 (``arun_tool``) is the async task the name dispatches to inside async code.
 """
 
+from prefect_docai.blocks.upload import UploadParameters
 from prefect_docai.tasks.docai import (
-    UploadParameters,
     aget_file_result,
     aget_json_result,
     aget_zip_result,

@@ -19,14 +19,12 @@ from prefect import get_run_logger, task
 from prefect._internal.compatibility.async_dispatch import async_dispatch
 from prefect.cache_policies import NO_CACHE
 from prefect.runtime import task_run as runtime_task_run
-from pydantic import BaseModel, ConfigDict, Field
 
-from prefect_docai.blocks import DocAICredentials
+from prefect_docai.blocks import DocAICredentials, UploadParameters
 from prefect_docai.client import (
     AccessToken,
     DocumentInput,
     ResultFile,
-    UploadOptions,
     UploadReceipt,
 )
 from prefect_docai.models import JobResult, Tool
@@ -63,44 +61,6 @@ _RUN_TOOL: dict[str, Any] = _RETRY | {
 }
 # The token is a secret: never cached, never persisted as a task result.
 _TOKEN: dict[str, Any] = _RETRY | {"cache_policy": NO_CACHE, "persist_result": False}
-
-
-class UploadParameters(BaseModel):
-    """The optional parameters of an upload, as one typed task parameter (a form in the UI)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    file_name: str | None = Field(
-        default=None, description="Name sent with the file (default: from the path or URL)."
-    )
-    email: str | None = Field(
-        default=None, description="Mail the result to this address when the job is done."
-    )
-    output_formats: list[str] | None = Field(
-        default=None, description="ICR output formats, e.g. ['PDF', 'TXT'] (default JSON)."
-    )
-    language_hint: str | None = Field(
-        default=None, description="ISO 639-1 code(s) or 'auto' for ICR and table extraction."
-    )
-    threshold: float | None = Field(
-        default=None, ge=0, le=1, description="Drop values below this confidence."
-    )
-    idempotency_key: str | None = Field(
-        default=None,
-        description="Names this logical upload for the service (same key, same job); "
-        "empty means the task run's id, which Prefect's retries of the run share.",
-    )
-
-    def client_options(self) -> UploadOptions:
-        """The client's keyword options, with the task run's key when none is given."""
-        return UploadOptions(
-            file_name=self.file_name,
-            email=self.email,
-            output_formats=self.output_formats,
-            language_hint=self.language_hint,
-            threshold=self.threshold,
-            idempotency_key=self.idempotency_key or _idempotency_key(),
-        )
 
 
 _NO_PARAMETERS = UploadParameters()
@@ -154,7 +114,7 @@ async def aupload_document(
 ) -> UploadReceipt:
     """Upload a document (bytes, path, fsspec URL or file) to a tool; returns the job."""
     async with credentials.get_client() as client:
-        receipt = await client.upload(tool, document, **options.client_options())
+        receipt = await client.upload(tool, document, **options.client_options(_idempotency_key()))
     _log_upload(receipt)
     return receipt
 
@@ -169,7 +129,7 @@ def upload_document(
 ) -> UploadReceipt:
     """Upload a document (bytes, path, fsspec URL or file) to a tool; returns the job."""
     with credentials.get_sync_client() as client:
-        receipt = client.upload(tool, document, **options.client_options())
+        receipt = client.upload(tool, document, **options.client_options(_idempotency_key()))
     _log_upload(receipt)
     return receipt
 
@@ -264,7 +224,7 @@ async def arun_tool(
 ) -> JobResult:
     """Upload a document to a tool, wait for the job and return its result envelope."""
     async with credentials.get_client() as client:
-        receipt = await client.upload(tool, document, **options.client_options())
+        receipt = await client.upload(tool, document, **options.client_options(_idempotency_key()))
         _log_upload(receipt)
         return await client.wait_for_result(receipt.job_id, timeout=timeout)
 
@@ -280,6 +240,6 @@ def run_tool(
 ) -> JobResult:
     """Upload a document to a tool, wait for the job and return its result envelope."""
     with credentials.get_sync_client() as client:
-        receipt = client.upload(tool, document, **options.client_options())
+        receipt = client.upload(tool, document, **options.client_options(_idempotency_key()))
         _log_upload(receipt)
         return client.wait_for_result(receipt.job_id, timeout=timeout)
