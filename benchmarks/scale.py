@@ -143,7 +143,7 @@ def run_fan_out(
     from prefect import flow, task, unmapped
     from prefect_dask import DaskTaskRunner
 
-    from prefect_docai.flows import BatchIncomplete, BatchOptions, process_documents
+    from prefect_docai.flows import BatchIncomplete, BatchOptions, aprocess_documents
 
     @task(name="process-partition", task_run_name="{source}")
     async def one_partition(source: str, attempt: int) -> dict[str, Any]:
@@ -151,17 +151,13 @@ def run_fan_out(
 
         # Pin a Dask worker to one replica: one client limiter per replica's buckets.
         replica = int(get_worker().name) % replicas
-        # validate_parameters=False: in a Dask worker Prefect cannot build the flow's
-        # parameter model (issue 19 item 3, "Process_DocumentsModel is not fully defined");
-        # the options are a BatchOptions already.
-        batch = process_documents.with_options(validate_parameters=False)
         options = BatchOptions(
             max_concurrency=concurrency,
             source_storage_options=s3,
             destination_storage_options=s3,
         )
         try:
-            summary = await batch(source, destination, f"scale-{replica}", options)
+            summary = await aprocess_documents(source, destination, f"scale-{replica}", options)
             complete = True
         except BatchIncomplete as exc:
             # Deferred documents (e.g. 429 after the client's retries): by design the
