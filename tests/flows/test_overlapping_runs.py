@@ -4,11 +4,11 @@ deployments): every document lands once and the service charges each page once."
 from __future__ import annotations
 
 import asyncio
-import uuid
 from collections import Counter
 from pathlib import Path
 
 import pytest
+from tests.flows.blocks import save_credentials
 
 from prefect_docai.datasets import DatasetStore
 from prefect_docai.flows import BatchSummary, process_documents
@@ -21,7 +21,6 @@ def fast_service(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_overlapping_runs_charge_once_and_write_each_document_once(tmp_path: Path) -> None:
-    from prefect_docai.blocks import DocAICredentials
     from prefect_docai.samples.generate import generate
     from prefect_docai.samples.stream import make_stream
     from prefect_docai.server.embedded import EmbeddedService
@@ -39,15 +38,7 @@ def test_overlapping_runs_charge_once_and_write_each_document_once(tmp_path: Pat
     lake = tmp_path / "lake"
 
     with EmbeddedService(workers=2) as service:
-        creds = service.create_client("overlap", credits=500)
-        name = f"docai-{uuid.uuid4().hex[:8]}"
-        DocAICredentials(
-            client_id=creds.client_id,
-            client_secret=creds.client_secret,
-            base_url=service.base_url,
-            token_url=service.token_url,
-            requests_per_second=20,
-        ).save(name)
+        name, creds = save_credentials(service, "overlap", 500)
 
         async def both() -> list[BatchSummary]:
             return list(

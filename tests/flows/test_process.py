@@ -27,6 +27,7 @@ import httpx
 import pikepdf
 import pyarrow.compute as pc
 import pytest
+from tests.flows.blocks import save_credentials
 
 from prefect_docai.datasets import DATASETS, DatasetStore
 from prefect_docai.flows import BatchIncomplete, BatchOptions, BatchSummary, aprocess_documents
@@ -372,21 +373,12 @@ def test_credit_budget_stops_before_it_is_exceeded(tmp_path: Path) -> None:
 
 def test_saved_credentials_block_and_credit_accounting(tmp_path: Path) -> None:
     """A named DocAICredentials block: the flow talks to that service, not its own."""
-    from prefect_docai.blocks import DocAICredentials
     from prefect_docai.server.embedded import EmbeddedService
 
     small = build_batch(only=["letter-en.pdf", "receipt-de.pdf"])
     source = small.write(tmp_path / "inbox")
     with EmbeddedService(workers=1) as service:
-        creds = service.create_client("block-test", credits=500)
-        name = f"docai-{uuid.uuid4().hex[:8]}"
-        DocAICredentials(
-            client_id=creds.client_id,
-            client_secret=creds.client_secret,
-            base_url=service.base_url,
-            token_url=service.token_url,
-            requests_per_second=20,
-        ).save(name)
+        name, creds = save_credentials(service, "block-test", 500)
         summary: BatchSummary = asyncio.run(
             aprocess_documents(str(source), str(tmp_path / "lake"), credentials=name)
         )

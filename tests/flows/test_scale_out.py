@@ -9,15 +9,14 @@ partitions reach it through a saved credentials block, as workers on other machi
 from __future__ import annotations
 
 import asyncio
-import uuid
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from tests.flows.blocks import save_credentials
 
-from prefect_docai.blocks import DocAICredentials
 from prefect_docai.datasets import DatasetStore
 from prefect_docai.flows import BatchOptions, BatchSummary, process_documents
 from prefect_docai.flows.fanout import process_partitions
@@ -56,15 +55,7 @@ def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Shared]:
     mp.setenv("OMP_THREAD_LIMIT", "1")
     try:
         with EmbeddedService(workers=1) as service:
-            creds = service.create_client("scale-out", credits=10_000)
-            name = f"docai-{uuid.uuid4().hex[:8]}"
-            DocAICredentials(
-                client_id=creds.client_id,
-                client_secret=creds.client_secret,
-                base_url=service.base_url,
-                token_url=service.token_url,
-                requests_per_second=20,
-            ).save(name)
+            name, _ = save_credentials(service, "scale-out", 10_000)
             yield Shared(block=name, root=tmp_path_factory.mktemp("scale-out"))
     finally:
         mp.undo()
