@@ -48,7 +48,7 @@ class BatchIncomplete(RuntimeError):
         )
         self.summary = summary
 
-    def __reduce__(self) -> tuple[type[BatchIncomplete], tuple[BatchSummary]]:
+    def __reduce__(self) -> tuple[type["BatchIncomplete"], tuple[BatchSummary]]:
         # Unpickling calls the class with ``args`` (the message); a Dask or Ray worker
         # hands the exception back pickled, so rebuild it from the summary instead.
         return (type(self), (self.summary,))
