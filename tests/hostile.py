@@ -16,6 +16,9 @@ import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from tests.api.documents import encrypted_pdf
+from tests.api.documents import pdf as text_pdf
+
 
 @dataclass(frozen=True)
 class Hostile:
@@ -25,18 +28,6 @@ class Hostile:
     file_name: str = "document.pdf"
     accepted: bool = False
     """True: a valid (if nasty) document the service takes as a job."""
-
-
-def text_pdf(*pages: str) -> bytes:
-    from reportlab.pdfgen import canvas
-
-    buffer = io.BytesIO()
-    c = canvas.Canvas(buffer)
-    for text in pages or ("page",):
-        c.drawString(72, 720, text)
-        c.showPage()
-    c.save()
-    return buffer.getvalue()
 
 
 def blank_pdf(pages: int) -> bytes:
@@ -119,15 +110,6 @@ def external_entity() -> bytes:
         b'<?xml version="1.0"?>\n<!DOCTYPE x [<!ENTITY secret SYSTEM "file:///etc/passwd">]>\n'
         b"<Invoice><ID>&secret;</ID></Invoice>\n"
     )
-
-
-def encrypted_pdf() -> bytes:
-    import pikepdf
-
-    source = pikepdf.open(io.BytesIO(text_pdf("secret")))
-    buffer = io.BytesIO()
-    source.save(buffer, encryption=pikepdf.Encryption(user="user", owner="owner"))
-    return buffer.getvalue()
 
 
 def huge_page_pdf() -> bytes:

@@ -12,6 +12,7 @@ import pytest
 
 from prefect_docai.server.embedded import ClientCredentials, EmbeddedService
 from tests.api.lifecycle_engine import ENGINES
+from tests.api.postgres import PostgresServer, start_server
 
 UPLOAD = "/api/FileUpload/v1/Upload/"
 RESULTS = "/api/Result/v1/JobResults/"
@@ -123,6 +124,19 @@ def make_api(service: EmbeddedService) -> Iterator[Any]:
     yield make
     for client in made:
         client.close()
+
+
+@pytest.fixture(scope="module")
+def postgres() -> Iterator[PostgresServer]:
+    """A throwaway PostgreSQL cluster per test module (skipped locally without one)."""
+    server = start_server()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def database(postgres: PostgresServer) -> str:
+    return postgres.create_database()
 
 
 def problem(response: httpx.Response) -> dict[str, Any]:

@@ -12,7 +12,6 @@ import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,22 +23,11 @@ from prefect_docai.server.embedded import EmbeddedService
 from tests.api import documents
 from tests.api.conftest import Api, problem
 from tests.api.lifecycle_engine import ENGINES
-from tests.api.postgres import PostgresServer, start_server
+from tests.api.postgres import PostgresServer
 from tests.api.serve_process import wait_until_ready
 
 REPO = Path(__file__).resolve().parents[2]
 
-
-@pytest.fixture(scope="module")
-def postgres() -> Iterator[PostgresServer]:
-    server = start_server()
-    yield server
-    server.stop()
-
-
-@pytest.fixture
-def database(postgres: PostgresServer) -> str:
-    return postgres.create_database()
 
 
 def _free_port() -> int:

@@ -15,19 +15,7 @@ from prefect_docai.server.embedded import EmbeddedService
 from tests.api import documents
 from tests.api.conftest import Api, problem
 from tests.api.lifecycle_engine import ENGINES
-from tests.api.postgres import PostgresServer, start_server
-
-
-@pytest.fixture(scope="module")
-def postgres() -> Iterator[PostgresServer]:
-    server = start_server()
-    yield server
-    server.stop()
-
-
-@pytest.fixture
-def database(postgres: PostgresServer) -> str:
-    return postgres.create_database()
+from tests.api.postgres import PostgresServer
 
 
 @pytest.fixture
