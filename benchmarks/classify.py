@@ -13,6 +13,10 @@ Three sets:
 * ``generated-held-out``: documents from the sample generator's held-out templates (layouts
   never used in training), born-digital and as degraded scans through OCR, for all classes
   the generator has.
+* ``grammar-held-out-families``: documents of the block grammar's layout families of fold 0
+  (``samples.grammar``; the shipped model is trained without them), born-digital and with
+  OCR-like noise, per class and language. Leave-family-out and leave-generator-out
+  retraining (and PaperFlow on held-out families) is ``benchmarks/generalization.py``.
 """
 
 from __future__ import annotations
@@ -81,15 +85,15 @@ def run_corpus(corpus: Path, budget: float) -> tuple[dict[str, Any], list[dict[s
     return scores(truth, pred), rows
 
 
-def run_corpus_cv(corpus: Path, folds: int, per_template: int) -> dict[str, Any]:
+def run_corpus_cv(
+    corpus: Path, folds: int, per_template: int, per_family: int = 2
+) -> dict[str, Any]:
     from training import classifier as tc
     from training import data as training_data
 
     from prefect_docai.engines.doctype.scoring import document_probs
 
-    generated = training_data.generated_samples(
-        per_template=per_template, seed=tc.SEED, ocr_share=0.2, held_out=False
-    )
+    generated = tc.generated_training_samples(per_template, per_family)
     corpus_all = training_data.corpus_samples(corpus)
     eval_ids = sorted(e["id"] for e in training_data.corpus_documents(corpus))
     rng = np.random.default_rng(0)
@@ -127,6 +131,18 @@ def run_generated(per_template: int, scans: int) -> tuple[dict[str, Any], dict[s
     return scores(truth, pred), scores(scan_truth, scan_pred)
 
 
+def run_grammar_held_out() -> dict[str, Any]:
+    """The shipped model on the block grammar's fold-0 layout families (never trained on)."""
+    from training.data import grammar_docs
+
+    from benchmarks.generalization import EVAL_SEED, evaluate
+    from prefect_docai.engines.doctype.model import default_model
+    from prefect_docai.samples.grammar import family_ids
+
+    held = family_ids("invoice", fold=0, held_out_group=True)
+    return evaluate(default_model(), list(grammar_docs(4, EVAL_SEED, held)), 1)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--per-template", type=int, default=4)
@@ -139,6 +155,9 @@ def main() -> None:
     generated, scanned = run_generated(args.per_template, args.scans)
     report["generated-held-out"] = generated
     report["generated-held-out-scans"] = scanned
+    families = run_grammar_held_out()
+    report["grammar-held-out-families"] = families["born-digital"]
+    report["grammar-held-out-families-noisy"] = families["ocr-noise"]
     corpus = corpus_dir()
     if corpus is not None:
         report["corpus"], report["corpus_documents"] = run_corpus(corpus, args.budget)
@@ -146,13 +165,17 @@ def main() -> None:
             report["corpus-cv"] = run_corpus_cv(corpus, args.cv, 6)
     else:
         print("corpus not found: set DOCAI_CORPUS")
-    print(f"\n{'set':28} {'n':>5} {'accuracy':>9} {'macro-F1':>9}")
-    for name in ("corpus", "corpus-cv", "generated-held-out", "generated-held-out-scans"):
+    print(f"\n{'set':32} {'n':>5} {'accuracy':>9} {'macro-F1':>9}")
+    names = ("corpus", "corpus-cv", "generated-held-out", "generated-held-out-scans",
+             "grammar-held-out-families", "grammar-held-out-families-noisy")
+    for name in names:
         if name in report:
             r = report[name]
-            print(f"{name:28} {r['n']:5d} {r['accuracy']:9.3f} {r['macro_f1']:9.3f}")
+            print(f"{name:32} {r['n']:5d} {r['accuracy']:9.3f} {r['macro_f1']:9.3f}")
+            if "per_lang" in r:
+                print(f"{'':32} per language {r['per_lang']}; per class {r['per_class']}")
             if r["errors"]:
-                print(f"{'':28} errors: {r['errors']}")
+                print(f"{'':32} errors: {r['errors']}")
     print(f"total {time.monotonic() - started:.0f} s")
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / "classify.json").write_text(json.dumps(report, indent=2, default=str))

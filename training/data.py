@@ -10,14 +10,14 @@ import hashlib
 import json
 import os
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from prefect_docai.engines.doctype.features import FloatArray, dense_features, normalize_text
+from prefect_docai.engines.doctype.features import FloatArray, dense_features, page_text
 from prefect_docai.engines.doctype.views import FEATURE_DPI, GrayImage, PageView
 from prefect_docai.engines.page.fingerprint import image_fingerprints
 from prefect_docai.engines.page.layout import build_lines
@@ -40,7 +40,7 @@ CACHE = Path(os.environ.get("DOCAI_TRAIN_CACHE", Path.home() / ".cache" / "prefe
 class Sample:
     label: str
     text: str
-    """Normalised page text (``features.normalize_text``)."""
+    """The page text the model hashes (``features.page_text``)."""
     dense: FloatArray
     group: str
     """Document id: pages of one document stay on one side of any split."""
@@ -55,6 +55,8 @@ class GeneratedDoc:
     pdf: bytes
     views: list[PageView]
     group: str
+    sender: str = ""
+    """Issuing company key where documents share one (block grammar), else empty."""
 
 
 def _gray_from_pdf_page(pdf: bytes, index: int, dpi: int) -> GrayImage:
@@ -180,12 +182,56 @@ def generated_docs(
                 )
 
 
+def grammar_docs(
+    per_family: int,
+    seed: int,
+    families: Sequence[int] | None = None,
+    doc_types: Sequence[str] = CLASSES,
+) -> Iterator[GeneratedDoc]:
+    """Documents of the block-grammar generator (``samples.grammar``), ``per_family`` per
+    layout family; ``families`` None: every family.
+
+    Documents ``2j`` and ``2j + 1`` of a family share language and issuing company, and so
+    do the same-numbered documents of the other types' same-numbered family: a stream can
+    hold several documents of one sender, of one type or of several."""
+    from prefect_docai.samples import LANGS
+    from prefect_docai.samples.grammar import FAMILIES, generate_varied
+
+    for doc_type in doc_types:
+        for family in range(FAMILIES) if families is None else families:
+            for k in range(per_family):
+                lang = LANGS[(family + k // 2) % len(LANGS)]
+                seller = 1000 + 7 * family + k // 2
+                doc = generate_varied(
+                    doc_type, seed=seed + k, lang=lang, family=family, seller_seed=seller
+                )
+                group = f"grammar:{doc.template}:{lang}:{seed + k}"
+                yield GeneratedDoc(
+                    doc_type,
+                    doc.template,
+                    lang,
+                    doc.pdf,
+                    text_layer_views(doc.pdf),
+                    group,
+                    sender=f"{lang}:{seller}",
+                )
+
+
 def generated_samples(
-    per_template: int, seed: int, ocr_share: float, held_out: bool, noise_share: float = 0.3
+    per_template: int,
+    seed: int,
+    ocr_share: float,
+    held_out: bool,
+    noise_share: float = 0.3,
+    docs: Iterable[GeneratedDoc] | None = None,
 ) -> list[Sample]:
+    """Page samples of generated documents (``docs``; default the template generator's):
+    text layer, a share with OCR-like noise, a share as degraded scans read by OCR."""
     rng = random.Random(seed)
     samples: list[Sample] = []
-    for doc in generated_docs(per_template, seed, held_out):
+    if docs is None:
+        docs = generated_docs(per_template, seed, held_out)
+    for doc in docs:
         for index, view in enumerate(doc.views):
             samples.append(_sample(doc.doc_type, view, doc.group, "text"))
             if rng.random() < noise_share:
@@ -211,7 +257,7 @@ def scanned_view(pdf: bytes, index: int, key: str) -> PageView:
 
 
 def _sample(label: str, view: PageView, group: str, variant: str) -> Sample:
-    return Sample(label, normalize_text(view.text), dense_features(view), group, variant)
+    return Sample(label, page_text(view), dense_features(view), group, variant)
 
 
 def corpus_documents(corpus: Path, task: str | None = "classification") -> list[dict[str, Any]]:

@@ -9,7 +9,9 @@ every other option, right after the shipped classifier was trained):
 
 Needs the classifier (``training.classifier``) first: its page probabilities and
 scaled layout features are pair features. Streams are built from documents of the sample
-generator's training templates: random orders, runs of one template (same-sender
+generator's training templates and of the block grammar's layout families outside fold
+``--hold-fold`` (a grammar document's run key is its issuing company: one sender's
+documents, of one type or several, in one family's page size and letterhead): random orders, runs of one template (same-sender
 documents back to back) and of one document type (a scanner's stack of forms or
 receipts: the scorer must tell same-kind documents apart on content), one-page and long
 documents, blank sheets between documents and blank duplex backs inside them, and a share
@@ -25,9 +27,10 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import itertools
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -51,6 +54,7 @@ from prefect_docai.engines.paperflow.splitter import (
     stream_pages,
     without_origin,
 )
+from prefect_docai.samples.grammar import FAMILIES, family_ids
 from training import data
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -106,13 +110,26 @@ def variants(views: list[PageView], rng: random.Random) -> list[list[PageView]]:
     return out
 
 
-def prepare(per_template: int, classifier: ClassifierModel, seed: int) -> list[DocPages]:
+def prepare(
+    per_template: int,
+    classifier: ClassifierModel,
+    seed: int,
+    per_family: int = 0,
+    families: Sequence[int] | None = None,
+) -> list[DocPages]:
+    """Documents of the template generator's training templates and, with ``per_family``,
+    of the block grammar's ``families``. A grammar document's run key is its issuing
+    company, so "same template" runs are one sender's documents, of one type or several."""
     rng = random.Random(seed)
+    generated = itertools.chain(
+        data.generated_docs(per_template, seed, held_out=False),
+        data.grammar_docs(per_family, seed, families) if per_family else (),
+    )
     docs = []
-    for origin, doc in enumerate(data.generated_docs(per_template, seed, held_out=False)):
+    for origin, doc in enumerate(generated):
         for views in variants(doc.views, rng):
             pages, rows, _ = stream_pages(views, classifier)
-            docs.append(DocPages(doc.doc_type, doc.template, pages, rows, origin))
+            docs.append(DocPages(doc.doc_type, doc.sender or doc.template, pages, rows, origin))
     return docs
 
 
@@ -231,6 +248,10 @@ def fit_boundary(docs: list[DocPages], n_streams: int, weight: float) -> Boundar
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--per-template", type=int, default=4)
+    parser.add_argument("--per-family", type=int, default=2,
+                        help="block-grammar documents per layout family (0: none)")
+    parser.add_argument("--hold-fold", type=int, default=0,
+                        help="grammar families left out for benchmarks/generalization.py")
     parser.add_argument("--streams", type=int, default=1500)
     parser.add_argument("--corpus", type=Path, default=None, help="visible corpus folder")
     parser.add_argument("--quick", action="store_true")
@@ -241,7 +262,9 @@ def main() -> None:
     started = time.monotonic()
     classifier = ClassifierModel.load(args.classifier)
     per_template = 1 if args.quick else args.per_template
-    docs = prepare(per_template, classifier, SEED)
+    held = set(family_ids("invoice", fold=args.hold_fold, held_out_group=True))
+    kept = [f for f in range(FAMILIES) if f not in held]
+    docs = prepare(per_template, classifier, SEED, 1 if args.quick else args.per_family, kept)
     if args.corpus is not None:
         docs += corpus_docs(args.corpus, classifier, first_origin=len(docs))
     print(f"{len(docs)} documents, {sum(len(d.pages) for d in docs)} pages "

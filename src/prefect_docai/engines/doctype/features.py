@@ -7,6 +7,8 @@ Three groups, all computed per page:
   3-5-grams. Hashing keeps the shipped model free of a vocabulary.
 * layout: word density, line and column structure, font-size spread, where the text sits,
   the page's aspect ratio (receipts are long and narrow) and a few pattern counts.
+* cues (``cues``): title words, the type vocabulary in German and English, dated
+  transaction rows, priced item lines; the title words also enter the hashed text.
 * image and handwriting: ink, ruling lines, checkbox-like boxes, stroke width and component
   shape from a 100 dpi raster, and the OCR confidence distribution (Tesseract reads
   handwriting with low and scattered confidence).
@@ -21,6 +23,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
+from prefect_docai.engines.doctype.cues import CUE_FEATURES, cue_features, title_tokens
 from prefect_docai.engines.doctype.views import GrayImage, PageView
 
 FloatArray = npt.NDArray[np.float64]
@@ -85,7 +88,7 @@ IMAGE_FEATURES: tuple[str, ...] = (
     "row_profile_cv",
 )
 
-DENSE_FEATURES: tuple[str, ...] = LAYOUT_FEATURES + IMAGE_FEATURES
+DENSE_FEATURES: tuple[str, ...] = LAYOUT_FEATURES + IMAGE_FEATURES + CUE_FEATURES
 
 
 def normalize_text(text: str) -> str:
@@ -239,8 +242,14 @@ def image_features(image: GrayImage | None) -> FloatArray:
 
 def dense_features(page: PageView, with_image: bool = True) -> FloatArray:
     image = page.image() if with_image else None
-    return np.concatenate([layout_features(page), image_features(image)])
+    return np.concatenate([layout_features(page), image_features(image), cue_features(page)])
+
+
+def page_text(page: PageView) -> str:
+    """The text the hashed features see: the page's words, then its title words marked
+    (a title says what the document is; the same word in running text says less)."""
+    return " ".join([normalize_text(page.text), *title_tokens(page)])
 
 
 def page_texts(pages: Sequence[PageView]) -> list[str]:
-    return [normalize_text(p.text) for p in pages]
+    return [page_text(p) for p in pages]
