@@ -13,7 +13,8 @@ import sys
 import time
 from pathlib import Path
 
-ORDER = ("api", "ocr", "classify", "paperflow", "invoices", "receipts", "tables", "batch")
+ORDER = ("api", "ocr", "classify", "generalization", "paperflow", "invoices", "receipts", "tables",
+         "batch")
 
 
 def main(argv: list[str]) -> int:

@@ -86,28 +86,11 @@ def evaluate(model: Any, docs: Iterable[Any], seed: int) -> dict[str, Any]:
 
 def _strip_numbers(views: list[Any]) -> list[Any]:
     """The pages without their page-number lines (many real letters carry none)."""
-    from prefect_docai.engines.doctype.views import PageView
+    from training.splitter import without_lines
+
     from prefect_docai.engines.paperflow.signals import find_page_number
 
-    out = []
-    for view in views:
-        lines: dict[int, list[Any]] = {}
-        for word in view.words:
-            lines.setdefault(word.line, []).append(word)
-        keep = []
-        for words in lines.values():
-            box = (
-                " ".join(w.text for w in words),
-                min(w.bbox[0] for w in words),
-                min(w.bbox[1] for w in words),
-                max(w.bbox[2] for w in words),
-                max(w.bbox[3] for w in words),
-            )
-            if find_page_number([box]) is None:
-                keep.extend(words)
-        out.append(PageView(keep, view.width_pt, view.height_pt, view.source, view.render,
-                            view.image(), view.fingerprint))
-    return out
+    return [without_lines(v, lambda line: find_page_number([line]) is not None) for v in views]
 
 
 def paperflow(docs: list[Any], count: int, seed: int, ocr: bool = False) -> dict[str, Any]:

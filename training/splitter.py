@@ -72,7 +72,7 @@ class DocPages:
     """Index of the generated document this is a variant of."""
 
 
-def _without(view: PageView, drop: Callable[[tuple[str, float, float, float, float]], bool]) -> PageView:
+def without_lines(view: PageView, drop: Callable[[tuple[str, float, float, float, float]], bool]) -> PageView:
     """The view minus the words of lines ``drop`` selects (keeps the raster: the features
     that matter here are textual)."""
     grouped: dict[int, list[Word]] = {}
@@ -99,9 +99,9 @@ def variants(views: list[PageView], rng: random.Random) -> list[list[PageView]]:
     neither, and the scorer must then rely on layout, text and identifier continuity."""
     out = [views]
     if len(views) > 1:
-        out.append([_without(v, lambda line: find_page_number([line]) is not None) for v in views])
+        out.append([without_lines(v, lambda line: find_page_number([line]) is not None) for v in views])
         out.append([
-            _without(v, lambda line: find_page_number([line]) is not None
+            without_lines(v, lambda line: find_page_number([line]) is not None
                      or line[4] < 0.12 or line[2] > 0.88)
             for v in views
         ])
