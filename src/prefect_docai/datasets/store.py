@@ -6,6 +6,7 @@ Layout under the destination URL (any fsspec filesystem)::
     _docai/log/<version>.json              committed run manifests: the commit log (20-digit versions)
     _docai/pending/<run>.<attempt>.json    a commit in progress (lists its target paths)
     _docai/staging/<document_id>.json      finished, not yet committed
+    _docai/jobs/<document_id>/<key>.json   a finished job's downloaded result (document unfinished)
 
 Why this shape: object stores have no atomic rename and no multi-object transaction, but
 a single PUT is atomic and S3 can make it conditional (``If-None-Match: *``). So every
@@ -59,6 +60,7 @@ from prefect_docai.datasets.conditional import create_exclusive, is_atomic
 from prefect_docai.datasets.normalize import to_tables
 from prefect_docai.datasets.outcome import DocumentOutcome, DocumentStatus
 from prefect_docai.datasets.schemas import DATASETS, SCHEMA_VERSION, SCHEMAS
+from prefect_docai.models import JobResult
 
 logger = logging.getLogger(__name__)
 
@@ -259,6 +261,41 @@ class DatasetStore:
         for name in present:
             self._rm(self._path(_META, "staging", name))
         return len(present)
+
+    # --- job checkpoints -------------------------------------------------------------
+    #
+    # A document can stop between jobs (deferred: rate limit, credits, timeout) after some
+    # of its jobs finished and were downloaded. The service deletes a downloaded result
+    # ``download_grace`` later, so the next run's replay of the same Idempotency-Key may
+    # find the job expired: each finished job's result is kept here until the document's
+    # outcome is staged, and the next run reuses it instead of fetching it again.
+
+    def _job_path(self, document_id: str, key: str) -> str:
+        return self._path(_META, "jobs", document_id, f"{key}.json")
+
+    def stage_job(self, document_id: str, key: str, job: JobResult) -> None:
+        """Checkpoint one finished job of an unfinished document under its request key."""
+        self._write_atomic(self._job_path(document_id, key), job.model_dump_json().encode())
+
+    def staged_job(self, document_id: str, key: str) -> JobResult | None:
+        """The checkpointed job of ``document_id`` under ``key``, or None."""
+        path = self._job_path(document_id, key)
+        try:
+            return JobResult.model_validate_json(self.fs.cat_file(path))
+        except FileNotFoundError:
+            return None
+        except (ValidationError, ValueError):
+            logger.warning("discarding unreadable job checkpoint %s", path)
+            self._rm(path)
+            return None
+
+    def clear_jobs(self, document_id: str) -> None:
+        """Forget a document's job checkpoints (its outcome is staged: they are in it)."""
+        for name in self._ls_names(_META, "jobs", document_id):
+            self._rm(self._path(_META, "jobs", document_id, name))
+        if self._local:
+            with contextlib.suppress(OSError):
+                self.fs.rmdir(self._path(_META, "jobs", document_id))
 
     # --- manifests -------------------------------------------------------------------
 

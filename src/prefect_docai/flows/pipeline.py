@@ -32,7 +32,7 @@ from prefect_docai.client import (
     ResultTimeoutError,
     is_transient,
 )
-from prefect_docai.datasets import DocumentOutcome, SegmentOutcome, StageError
+from prefect_docai.datasets import DatasetStore, DocumentOutcome, SegmentOutcome, StageError
 from prefect_docai.files.cut import cut_pages
 from prefect_docai.files.errors import DocumentError
 from prefect_docai.files.sniff import inspect_document
@@ -99,9 +99,16 @@ def _idempotency_key(document_id: str, tool: str, start: int, end: int, params: 
 
 
 class DocumentPipeline:
-    def __init__(self, client: DocAIClient, options: BatchOptions) -> None:
+    """``store``: where each finished job's result is checkpointed until its document is
+    staged, so a document deferred midway reuses what it paid for on the next run, even
+    after the service has deleted the downloaded result (``download_grace``)."""
+
+    def __init__(
+        self, client: DocAIClient, options: BatchOptions, store: DatasetStore | None = None
+    ) -> None:
         self.client = client
         self.options = options
+        self.store = store
 
     async def _run(
         self,
@@ -122,15 +129,20 @@ class DocumentPipeline:
             params["threshold"] = repr(threshold)
         if language_hint:
             params["languageHint"] = language_hint
+        key = _idempotency_key(document_id, tool.value, *pages, params)
+        if self.store is not None:
+            staged = await asyncio.to_thread(self.store.staged_job, document_id, key)
+            if staged is not None:
+                return staged
         try:
-            return await self.client.run_tool(
+            job = await self.client.run_tool(
                 tool,
                 data,
                 file_name=file_name,
                 output_formats=list(output_formats),
                 threshold=threshold,
                 language_hint=language_hint,
-                idempotency_key=_idempotency_key(document_id, tool.value, *pages, params),
+                idempotency_key=key,
                 timeout=self.options.result_timeout,
             )
         except InsufficientCreditsError as exc:
@@ -160,6 +172,9 @@ class DocumentPipeline:
                     segment_index=segment_index,
                 )
             ) from exc
+        if self.store is not None:
+            await asyncio.to_thread(self.store.stage_job, document_id, key, job)
+        return job
 
     async def process(self, file: SourceFile, data: bytes, document_id: str) -> DocumentOutcome:
         outcome = DocumentOutcome(

@@ -86,7 +86,7 @@ class _Batch:
                     connect(self.credentials, self.options.credit_budget)
                 )
                 self.summary.service = connection.description
-                self._pipeline = DocumentPipeline(connection.client, self.options)
+                self._pipeline = DocumentPipeline(connection.client, self.options, self.store)
             return self._pipeline
 
 
@@ -176,6 +176,8 @@ async def process_file(name: str, batch: _Batch, file: SourceFile) -> str:
         await batch.budget.settle(highest, spent)
 
     await asyncio.to_thread(batch.store.stage, outcome)
+    # The staged outcome holds every job's result now: its job checkpoints are done.
+    await asyncio.to_thread(batch.store.clear_jobs, document_id)
     _record(batch, outcome)
     payload: dict[str, Any] = {
         "run_id": batch.run_id,
