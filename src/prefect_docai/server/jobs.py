@@ -4,6 +4,13 @@ State machine: ``queued → processing → succeeded | failed → expired``. A j
 holds a lease that its runner renews; when a runner stops it hands its jobs back to the
 queue, and when it crashes the lease runs out and any runner (this or another replica)
 requeues the job. Completion is guarded by the lease, so a job completes once.
+
+Leases are renewed by a thread of their own, not by a task on the event loop: on a loaded
+machine the loop can go without CPU for longer than a lease (requests, JSON, ZIPs and the
+GIL all share it), and a lease that runs out under a job that is still running makes
+another replica start the job again and, after ``max_job_attempts`` such "interruptions",
+give it up as ``engine_crashed`` (issue 19: 3 jobs at N = 200, 12 at N = 400). Only a
+process that is gone or frozen stops renewing.
 """
 
 from __future__ import annotations
@@ -12,6 +19,8 @@ import asyncio
 import contextlib
 import json
 import logging
+import threading
+import time
 from collections.abc import Callable
 from datetime import timedelta
 from typing import Any, TypeVar
@@ -45,6 +54,13 @@ class JobRunner:
         self._pages: dict[str, int] = {}
         self._loops: list[asyncio.Task[None]] = []
         self._stopping = False
+        self._leased: set[str] = set()
+        """Ids of the jobs this runner holds leases on, for the heartbeat thread: added in
+        the claiming thread as the claim commits (the loop may stall before it registers
+        the job), removed when the job's task ends."""
+        self._leased_lock = threading.Lock()
+        self._halt = threading.Event()
+        self._heartbeat: threading.Thread | None = None
 
     # --- lifecycle -------------------------------------------------------------------
 
@@ -52,10 +68,12 @@ class JobRunner:
         self.resources.job_wake.connect(self.notify)
         await _in_thread(self.requeue_expired_leases)
         await _in_thread(self.resources.pool.prestart)
-        self._loops = [
-            asyncio.create_task(self._dispatch_loop(), name="docai-dispatch"),
-            asyncio.create_task(self._heartbeat_loop(), name="docai-heartbeat"),
-        ]
+        self._halt.clear()
+        self._heartbeat = threading.Thread(
+            target=self._heartbeat_thread, name="docai-heartbeat", daemon=True
+        )
+        self._heartbeat.start()
+        self._loops = [asyncio.create_task(self._dispatch_loop(), name="docai-dispatch")]
 
     def notify(self) -> None:
         self._wake.set()
@@ -70,6 +88,9 @@ class JobRunner:
         for task in [*self._loops, *running]:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        self._halt.set()
+        if self._heartbeat is not None:
+            await _in_thread(self._heartbeat.join, 30.0)
         await _in_thread(self._release_own_jobs)
 
     # --- dispatch --------------------------------------------------------------------
@@ -110,15 +131,27 @@ class JobRunner:
     def _finished(self, job_id: str) -> None:
         self._running.pop(job_id, None)
         self._pages.pop(job_id, None)
+        with self._leased_lock:
+            self._leased.discard(job_id)
         if not self._stopping:
             self._wake.set()
 
-    async def _heartbeat_loop(self) -> None:
+    def _heartbeat_thread(self) -> None:
+        """Renew the running jobs' leases every third of a lease, whatever the loop does."""
         interval = max(0.2, self.settings.job_lease_seconds / 3)
-        while True:
-            await asyncio.sleep(interval)
+        last = time.monotonic()
+        while not self._halt.wait(interval):
+            now = time.monotonic()
+            if now - last > 2 * interval:
+                # The whole process went without CPU (or was stopped): past a lease, another
+                # replica may have taken its jobs over (their completion here is refused).
+                log.warning(
+                    "job leases renewed %.1f s after the last renewal (lease %g s)",
+                    now - last, self.settings.job_lease_seconds,
+                )
+            last = now
             try:
-                await _in_thread(self._renew_leases)
+                self._renew_leases()
             except Exception as exc:
                 if is_disk_full(exc):
                     self.resources.storage_guard.report(exc)
@@ -137,24 +170,33 @@ class JobRunner:
         """
         big = sum(1 for pages in self._pages.values() if pages > self.settings.big_job_pages)
         lane = max(1, self.settings.workers - 1)
-        return jobstore.claim_next(
+        claimed = jobstore.claim_next(
             self.resources.db,
             self.resources.instance_id,
             self._lease,
             max_pages=self.settings.big_job_pages if big >= lane else None,
         )
+        if claimed is not None:
+            with self._leased_lock:
+                self._leased.add(claimed[0])
+        return claimed
+
+    def _held(self) -> list[str]:
+        with self._leased_lock:
+            return list(self._leased)
 
     def _renew_leases(self) -> None:
-        if not self._running:
-            return
-        jobstore.renew_leases(
-            self.resources.db, self.resources.instance_id, list(self._running), self._lease
-        )
+        leased = self._held()
+        if leased:
+            jobstore.renew_leases(self.resources.db, self.resources.instance_id, leased, self._lease)
 
     def requeue_expired_leases(self) -> None:
         """Jobs whose runner died: back to the queue, or failed after too many attempts."""
         now = utcnow()
+        running = set(self._held())
         for job_id, attempts in jobstore.expired_leases(self.resources.db, now):
+            if job_id in running:
+                continue  # still running here: not interrupted, the heartbeat renews it
             if attempts >= self.settings.max_job_attempts:
                 self._fail(
                     job_id,
