@@ -44,9 +44,11 @@ def blank_pdf(pages: int) -> bytes:
     return buffer.getvalue()
 
 
-def grey_png(width: int, height: int) -> bytes:
-    """A blank PNG of any size written row by row (never the whole raster in memory)."""
-    row = b"\x00" + b"\xff" * width  # filter byte + one grey byte per pixel
+def grey_png(width: int, height: int, *, rgb: bool = False) -> bytes:
+    """A blank PNG of any size written row by row (never the whole raster in memory);
+    ``rgb``: three samples a pixel (colour type 2), as a photo or a colour scan has."""
+    samples = 3 if rgb else 1
+    row = b"\x00" + b"\xff" * (width * samples)  # filter byte + the row's samples
     compressor = zlib.compressobj(9)
     chunks = [compressor.compress(row) for _ in range(height)]
     data = b"".join(chunks) + compressor.flush()
@@ -59,7 +61,7 @@ def grey_png(width: int, height: int) -> bytes:
             + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
         )
 
-    header = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
+    header = struct.pack(">IIBBBBB", width, height, 8, 2 if rgb else 0, 0, 0, 0)
     return (
         b"\x89PNG\r\n\x1a\n"
         + chunk(b"IHDR", header)

@@ -1,8 +1,8 @@
 """A trivial but real engine for the service's job-lifecycle tests.
 
 It reads the uploaded PDF's text layer (pypdfium2) and reports the page count, the SHA-256
-and each page's text; an image is decoded to RGB as the real engines do (PIL), so a big one
-costs real memory. Commands in the text steer it: ``SLEEP <seconds>`` sleeps first,
+and each page's text; an image is decoded as the real engines decode it for OCR, so a big
+one costs real memory. It runs page ranges (a long job's batches) and merges them. Commands in the text steer it: ``SLEEP <seconds>`` sleeps first,
 ``FAIL`` raises a DocumentError, ``CRASH`` kills the worker process, ``ALLOC <MB>`` holds
 that much memory for a moment. Every completed run
 appends the document's SHA-256 to ``$DOCAI_TEST_RUN_LOG`` when that is set, so tests can
@@ -20,7 +20,13 @@ import time
 
 from pydantic import BaseModel
 
-from prefect_docai.engines.pluginspec import DocumentError, EngineOptions, EngineOutput, OutputFile
+from prefect_docai.engines.pluginspec import (
+    DocumentError,
+    EngineOptions,
+    EngineOutput,
+    EnginePart,
+    OutputFile,
+)
 from prefect_docai.models.tools import Tool
 
 
@@ -33,24 +39,22 @@ class LifecycleResult(BaseModel):
     threshold: float | None
 
 
-def _page_texts(data: bytes) -> list[str]:
-    if data.startswith(b"\x89PNG"):
-        from PIL import Image
-
-        from prefect_docai.files.sniff import MAX_PIXELS
-
-        Image.MAX_IMAGE_PIXELS = MAX_PIXELS  # the real engines' cap, as they set it
-        with Image.open(io.BytesIO(data)) as image:
-            rgb = image.convert("RGB")
-            rgb.close()
-        return [""]
+def _page_texts(data: bytes, pages: tuple[int, int] | None = None) -> list[str]:
     if not data.startswith(b"%PDF"):
+        if data.startswith((b"\x89PNG", b"\xff\xd8\xff")):
+            from prefect_docai.engines.page.document import load_document
+
+            # The raster OCR would read, made as the real engines make it (big images
+            # decoded reduced), so a big image costs what it costs them.
+            with load_document(data) as document:
+                document.ocr_raster(1)
         return [""]
     import pypdfium2 as pdfium
 
     pdf = pdfium.PdfDocument(data)
     try:
-        return [pdf[i].get_textpage().get_text_range().strip() for i in range(len(pdf))]
+        first, last = pages or (1, len(pdf))
+        return [pdf[i].get_textpage().get_text_range().strip() for i in range(first - 1, last)]
     finally:
         pdf.close()
 
@@ -70,10 +74,13 @@ def _split_pdf(data: bytes) -> list[bytes]:
 
 
 class _LifecycleEngine:
+    """Page by page (a ``PageBatchEngine``): a batch reads its pages, the merge joins them
+    into exactly what one run over the document gives."""
+
     tool: Tool = Tool.ICR
 
     def run(self, data: bytes, options: EngineOptions) -> EngineOutput:
-        texts = _page_texts(data)
+        texts = _page_texts(data, options.pages)
         joined = "\n".join(texts)
         if match := re.search(r"SLEEP (\d+(?:\.\d+)?)", joined):
             time.sleep(float(match.group(1)))
@@ -85,10 +92,22 @@ class _LifecycleEngine:
             raise DocumentError("test_failure", "The document asked the test engine to fail.")
         if "CRASH" in joined:
             os._exit(3)
-        sha256 = hashlib.sha256(data).hexdigest()
+        output = self._output(data, texts, options)
+        log = os.environ.get("DOCAI_TEST_RUN_LOG")
+        if log:
+            with open(log, "a", encoding="utf-8") as handle:
+                handle.write(hashlib.sha256(data).hexdigest() + "\n")
+        return output
+
+    def merge(self, data: bytes, parts: list[EnginePart], options: EngineOptions) -> EngineOutput:
+        texts = [text for part in parts for text in part.result["texts"]]
+        return self._output(data, texts, options)
+
+    def _output(self, data: bytes, texts: list[str], options: EngineOptions) -> EngineOutput:
+        joined = "\n".join(texts)
         result = LifecycleResult(
             page_count=len(texts),
-            sha256=sha256,
+            sha256=hashlib.sha256(data).hexdigest(),
             texts=texts,
             languages=list(options.languages),
             output_formats=list(options.output_formats),
@@ -110,10 +129,6 @@ class _LifecycleEngine:
             for number, text in enumerate(texts, start=1):
                 writer.writerow([number, text])
             files.append(OutputFile("table-0.csv", "text/csv", buffer.getvalue().encode(), "CSV"))
-        log = os.environ.get("DOCAI_TEST_RUN_LOG")
-        if log:
-            with open(log, "a", encoding="utf-8") as handle:
-                handle.write(sha256 + "\n")
         return EngineOutput(result=result, page_count=len(texts), files=files)
 
 

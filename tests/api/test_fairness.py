@@ -91,3 +91,57 @@ def test_a_job_over_its_time_bound_fails_clearly_and_is_refunded() -> None:
             assert body["creditsCharged"] == 0 and api.credits() == 10
         finally:
             api.close()
+
+
+def test_long_documents_run_in_page_batches_and_yield_the_worker() -> None:
+    """One worker, two owners with 6-page jobs in batches of 2 pages (1 s each), and a
+    one-page job from a third: the batches interleave by turns, the small job runs after
+    one batch instead of after a whole document, and the merged results are exactly those
+    of a run over the whole document."""
+    with EmbeddedService(
+        workers=1, engines=ENGINES, upload_rate_per_second=1000, batch_pages=2
+    ) as service:
+        first = Api(service, service.create_client("first", credits=100))
+        second = Api(service, service.create_client("second", credits=100))
+        light = Api(service, service.create_client("light", credits=100))
+        pages = [f"SLEEP 1 page {n}" for n in range(1, 7)]
+        try:
+            long_a = first.job("ToolICR", documents.pdf(*pages), params={"outputFormats": "TXT"})
+            long_b = second.job("ToolICR", documents.pdf(*pages))
+            time.sleep(0.3)
+            small = light.job("ToolICR", documents.pdf("small"))
+            done_small = _completed(light, small)
+            done_a, done_b = _completed(first, long_a), _completed(second, long_b)
+            # Without batches the only worker would run the first document to its end.
+            assert done_small < done_a and done_small < done_b
+            body = first.wait(long_a).json()
+            assert body["result"]["texts"] == pages and body["result"]["page_count"] == 6
+            assert first.result(long_a, "file", outputType="TXT").text == "\n".join(pages)
+            assert second.wait(long_b).json()["result"]["texts"] == pages
+            assert first.credits() == 94 and second.credits() == 94 and light.credits() == 99
+        finally:
+            first.close()
+            second.close()
+            light.close()
+
+
+def test_an_accounts_plan_caps_its_pages_per_job() -> None:
+    with EmbeddedService(workers=1, engines=ENGINES, max_pages_per_job=10) as service:
+        small_plan = service.create_client("small plan", credits=100)
+        service.set_page_cap(small_plan.client_id, 2)  # its account has its id
+        api = Api(service, small_plan)
+        other = Api(service, service.create_client("default plan", credits=100))
+        try:
+            refused = api.upload("ToolICR", documents.pdf("a", "b", "c"))
+            assert refused.status_code == 400, refused.text
+            body = problem(refused)
+            assert body["code"] == "too_many_pages" and body["limit"] == 2
+            assert body["pageCount"] == 3 and "plan" in body["detail"]
+            assert api.credits() == 100
+            # Accounts without a plan of their own keep the service's cap.
+            assert other.upload("ToolICR", documents.pdf("a", "b", "c")).status_code == 201
+            time.sleep(1.1)
+            assert api.upload("ToolICR", documents.pdf("a", "b")).status_code == 201
+        finally:
+            api.close()
+            other.close()

@@ -106,6 +106,30 @@ def add_credits(
     typer.echo(str(balance))
 
 
+@admin.command("set-page-cap")
+def set_page_cap(
+    account: Annotated[str, typer.Argument(help="An account (id or e-mail).")],
+    pages: Annotated[
+        int,
+        typer.Argument(help="Pages one upload of this account may have; 0: the service default."),
+    ],
+    data_dir: DataDir = None,
+) -> None:
+    """Set an account's plan: its page cap per job (DOCAI_MAX_PAGES_PER_JOB when 0)."""
+    from prefect_docai.server import accounts
+
+    if pages < 0:
+        raise _fail("the page cap must not be negative")
+    db = _database(data_dir)
+    try:
+        accounts.set_max_pages(db, account, pages or None)
+    except (accounts.UnknownAccountError, ValueError) as exc:
+        raise _fail(str(exc)) from None
+    finally:
+        db.dispose()
+    typer.echo(f"{account}: {pages or 'the service default'} page(s) per job")
+
+
 @admin.command("clients")
 def clients(
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list.")] = False,

@@ -18,7 +18,7 @@ import importlib.util
 import os
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel
 
@@ -30,7 +30,9 @@ __all__ = [
     "Engine",
     "EngineOptions",
     "EngineOutput",
+    "EnginePart",
     "OutputFile",
+    "PageBatchEngine",
     "engine_path",
     "get_engine",
     "is_available",
@@ -53,6 +55,9 @@ class EngineOptions:
     output_formats: tuple[str, ...] = ()
     threshold: float | None = None
     file_name: str = "document"
+    pages: tuple[int, int] | None = None
+    """Only pages ``first..last`` (1-based, inclusive): one batch of a long job, for a
+    :class:`PageBatchEngine` (other engines are never given it)."""
 
 
 def normalize_threshold(threshold: float | None) -> float | None:
@@ -94,6 +99,28 @@ class Engine(Protocol):
 
     def run(self, data: bytes, options: EngineOptions) -> EngineOutput:
         """Process one uploaded document. Raises :class:`DocumentError` for bad input."""
+        ...
+
+
+@dataclass
+class EnginePart:
+    """One batch's output as the server stored it: the result as JSON (by alias), files,
+    warnings."""
+
+    result: dict[str, Any]
+    page_count: int
+    files: list[OutputFile] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+@runtime_checkable
+class PageBatchEngine(Engine, Protocol):
+    """An engine whose result is page by page, so a long document can run in batches of
+    pages (``EngineOptions.pages``), a worker free between them for other owners' work.
+    :meth:`merge` must give exactly the output of one run over the whole document."""
+
+    def merge(self, data: bytes, parts: list[EnginePart], options: EngineOptions) -> EngineOutput:
+        """The whole document's output from its batches' outputs (in page order)."""
         ...
 
 

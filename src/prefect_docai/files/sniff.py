@@ -38,6 +38,9 @@ SUPPORTED_MEDIA_TYPES: frozenset[str] = frozenset(
 class DocumentInfo:
     media_type: str
     page_count: int
+    pixels: int = 0
+    """Pixels of all an image's pages as uploaded (0 for PDF and XML): what decoding and
+    reading it will cost."""
 
 
 def sniff_media_type(data: bytes) -> str | None:
@@ -74,7 +77,8 @@ def inspect_document(data: bytes) -> DocumentInfo:
         return DocumentInfo(media_type, _pdf_page_count(data))
     if media_type == "application/xml":
         return DocumentInfo(media_type, 1)
-    return DocumentInfo(media_type, _image_frame_count(data))
+    frames, pixels = _image_frames(data)
+    return DocumentInfo(media_type, frames, pixels)
 
 
 def _pdf_page_count(data: bytes) -> int:
@@ -121,14 +125,22 @@ def check_pixels(width: int, height: int) -> None:
         )
 
 
-def _image_frame_count(data: bytes) -> int:
+def _image_frames(data: bytes) -> tuple[int, int]:
+    """Pages and their pixels (from the headers; nothing is decoded)."""
     from PIL import Image, UnidentifiedImageError
 
     Image.MAX_IMAGE_PIXELS = MAX_PIXELS
+    is_tiff = data[:2] in (b"II", b"MM")
     try:
         with Image.open(io.BytesIO(data)) as image:
             check_pixels(*image.size)
             frames = int(getattr(image, "n_frames", 1) or 1)
+            pixels = image.size[0] * image.size[1]
+            if is_tiff and 1 < frames <= MAX_PAGES:
+                for frame in range(1, frames):
+                    image.seek(frame)
+                    pixels += image.size[0] * image.size[1]
+                image.seek(0)
             image.verify()
     except DocumentError:
         raise
@@ -139,4 +151,4 @@ def _image_frame_count(data: bytes) -> int:
     if frames > MAX_PAGES:
         raise DocumentError("too_many_pages", f"The image has {frames} frames; at most {MAX_PAGES}.")
     # GIF and WebP animations are one page each: only TIFF frames are pages.
-    return frames if data[:2] in (b"II", b"MM") else 1
+    return (frames, pixels) if is_tiff else (1, pixels)

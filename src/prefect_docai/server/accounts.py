@@ -201,6 +201,31 @@ def add_credits(db: Database, client_id: str, credits: int) -> int:
     return add_account_credits(db, account_id, credits)
 
 
+def set_max_pages(db: Database, account: str, pages: int | None) -> None:
+    """The account's plan: at most ``pages`` pages per upload (None: the service default).
+    ``account`` is an id or an e-mail address."""
+    if pages is not None and pages < 1:
+        raise ValueError("the page cap must be at least 1")
+    with db.transaction() as session:
+        result = session.execute(
+            update(AccountRow)
+            .where(or_(AccountRow.id == account, AccountRow.email == account.strip().lower()))
+            .values(max_pages_per_job=pages)
+            .execution_options(synchronize_session=False)
+        )
+        if getattr(result, "rowcount", 0) != 1:
+            raise UnknownAccountError(f"no account with id or e-mail {account!r}")
+
+
+def max_pages(db: Database, client_id: str) -> int | None:
+    """The page cap of the client's account's plan (None: the service default applies)."""
+    with db.engine.connect() as connection:
+        value = connection.scalar(
+            select(AccountRow.max_pages_per_job).where(AccountRow.id == _account_of(client_id))
+        )
+    return None if value is None else int(value)
+
+
 def get_client(db: Database, client_id: str) -> ClientInfo:
     with db.session() as session:
         row = session.execute(

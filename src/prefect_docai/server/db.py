@@ -63,6 +63,9 @@ class AccountRow(Base):
     last_name: Mapped[str | None] = mapped_column(String(100), nullable=True)
     password_hash: Mapped[str | None] = mapped_column(String(200), nullable=True)
     credits: Mapped[int] = mapped_column(Integer, default=0)
+    max_pages_per_job: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The account's plan: pages one upload may have (None: the service's
+    ``DOCAI_MAX_PAGES_PER_JOB``)."""
     locale: Mapped[str | None] = mapped_column(String(8), nullable=True)
     consented_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     confirmed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
@@ -127,6 +130,11 @@ class JobRow(Base):
     size: Mapped[int] = mapped_column(Integer)
     page_count: Mapped[int] = mapped_column(Integer)
     credits_charged: Mapped[int] = mapped_column(Integer)
+    cost: Mapped[int] = mapped_column(Integer, default=0)
+    """Estimated work in page units (``server/cost.py``): pages for a PDF, pixels for an
+    image. Fair turns and the small-job lane count it, not pages."""
+    pages_done: Mapped[int] = mapped_column(Integer, default=0)
+    """Pages of a job run in batches whose partial outcome is stored (``server/batches.py``)."""
     output_formats: Mapped[str] = mapped_column(String(100))
     # Text: a hint of many languages expands to more Tesseract packs than a short VARCHAR
     # holds, and PostgreSQL (unlike SQLite) enforces the length.

@@ -187,6 +187,10 @@ class EmbeddedService:
     ) -> ClientCredentials:
         return accounts.create_client(self._database(), name, credits, scopes)
 
+    def set_page_cap(self, account: str, pages: int | None) -> None:
+        """The account's plan: at most ``pages`` per upload (None: the service default)."""
+        accounts.set_max_pages(self._database(), account, pages)
+
     def add_credits(self, client_id: str, credits: int) -> int:
         return accounts.add_credits(self._database(), client_id, credits)
 

@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 
 from prefect_docai.engines.pluginspec import EngineOptions
 from prefect_docai.models.tools import Tool
-from prefect_docai.server import jobstore, storage
+from prefect_docai.server import batches, jobstore, storage
 from prefect_docai.server.db import JobFileRow, JobRow, utcnow
 from prefect_docai.server.diskspace import is_disk_full
 from prefect_docai.server.resources import Resources
@@ -51,7 +51,7 @@ class JobRunner:
         self.settings = resources.settings
         self._wake = asyncio.Event()
         self._running: dict[str, asyncio.Task[None]] = {}
-        self._pages: dict[str, int] = {}
+        self._costs: dict[str, int] = {}
         self._loops: list[asyncio.Task[None]] = []
         self._stopping = False
         self._leased: set[str] = set()
@@ -110,10 +110,12 @@ class JobRunner:
                     claimed = await _in_thread(self._claim)
                     if claimed is None:
                         break
-                    job_id, pages = claimed
-                    task = asyncio.create_task(self._run_logged(job_id), name=f"docai-job-{job_id}")
+                    job_id = claimed.job_id
+                    task = asyncio.create_task(
+                        self._run_logged(claimed), name=f"docai-job-{job_id}"
+                    )
                     self._running[job_id] = task
-                    self._pages[job_id] = pages
+                    self._costs[job_id] = claimed.cost
                     task.add_done_callback(self._finished_callback(job_id))
             except Exception as exc:
                 if is_disk_full(exc):
@@ -130,7 +132,7 @@ class JobRunner:
 
     def _finished(self, job_id: str) -> None:
         self._running.pop(job_id, None)
-        self._pages.pop(job_id, None)
+        self._costs.pop(job_id, None)
         with self._leased_lock:
             self._leased.discard(job_id)
         if not self._stopping:
@@ -162,23 +164,28 @@ class JobRunner:
     def _lease(self) -> timedelta:
         return timedelta(seconds=self.settings.job_lease_seconds)
 
-    def _claim(self) -> tuple[str, int] | None:
-        """The next job, fairly chosen (jobstore.claim_next), under this runner's lease.
+    def _claim(self) -> jobstore.Claim | None:
+        """The next job (or batch of a long one), fairly chosen (jobstore.claim_next),
+        under this runner's lease.
 
-        Big jobs (over ``big_job_pages``) get at most ``workers - 1`` workers: with one
-        left, a small job never waits for a big one to end.
+        Big jobs (costing over ``big_job_pages`` page units: many pages or a huge image)
+        get at most ``workers - 1`` workers: with one left, a small job never waits for a
+        big one to end.
         """
-        big = sum(1 for pages in self._pages.values() if pages > self.settings.big_job_pages)
+        limit = self.settings.big_job_pages
+        big = sum(1 for cost in self._costs.values() if cost > limit)
         lane = max(1, self.settings.workers - 1)
         claimed = jobstore.claim_next(
             self.resources.db,
             self.resources.instance_id,
             self._lease,
-            max_pages=self.settings.big_job_pages if big >= lane else None,
+            max_cost=limit if big >= lane else None,
+            batch_pages=self.settings.batch_pages,
+            batched_tools=batches.BATCHED_TOOLS,
         )
         if claimed is not None:
             with self._leased_lock:
-                self._leased.add(claimed[0])
+                self._leased.add(claimed.job_id)
         return claimed
 
     def _held(self) -> list[str]:
@@ -218,9 +225,10 @@ class JobRunner:
 
     # --- one job ---------------------------------------------------------------------
 
-    async def _run_logged(self, job_id: str) -> None:
+    async def _run_logged(self, claim: jobstore.Claim) -> None:
+        job_id = claim.job_id
         try:
-            await self._run(job_id)
+            await self._run(claim)
         except asyncio.CancelledError:
             raise
         except Exception as exc:
@@ -234,7 +242,8 @@ class JobRunner:
             # The lease is no longer renewed, so the job is requeued once it runs out.
             log.exception("job %s: runner failed; it will be retried", job_id)
 
-    async def _run(self, job_id: str) -> None:
+    async def _run(self, claim: jobstore.Claim) -> None:
+        job_id = claim.job_id
         job = await _in_thread(self._load, job_id)
         if job is None:
             return
@@ -257,11 +266,21 @@ class JobRunner:
             output_formats=formats,
             threshold=job.threshold,
             file_name=job.file_name,
+            pages=(claim.first, claim.last) if claim.batched else None,
         )
+        engine = self.settings.engine_path(tool)
+        timeout = self.settings.job_timeout
         try:
-            outcome = await self.resources.pool.run(
-                self.settings.engine_path(tool), data, options, self.settings.job_timeout
-            )
+            outcome = await self.resources.pool.run(engine, data, options, timeout)
+            if outcome.ok and outcome.partial:
+                await _in_thread(batches.store, self.resources.blobs, job_id, claim.first,
+                                 claim.last, outcome)
+                if claim.last < claim.page_count:
+                    await _in_thread(self._next_batch, job_id, claim.last)
+                    return
+                parts = await _in_thread(batches.load, self.resources.blobs, job_id,
+                                         claim.page_count)
+                outcome = await self.resources.pool.merge(engine, data, parts, options, timeout)
         except WorkerCrashed as exc:
             if job.attempts >= self.settings.max_job_attempts:
                 await _in_thread(
@@ -292,6 +311,13 @@ class JobRunner:
 
     def _load(self, job_id: str) -> JobRow | None:
         return jobstore.get_job(self.resources.db, job_id)
+
+    def _next_batch(self, job_id: str, pages_done: int) -> None:
+        """A batch is stored: the job waits for its owner's next turn, the worker is free."""
+        if jobstore.batch_done(self.resources.db, job_id, self.resources.instance_id, pages_done):
+            self.resources.job_wake()
+        else:
+            log.warning("job %s: lost its lease during a batch; the batch runs again", job_id)
 
     def _requeue(self, job_id: str) -> None:
         jobstore.requeue(self.resources.db, job_id, self.resources.instance_id)
@@ -326,6 +352,7 @@ class JobRunner:
             log.warning("job %s: lost its lease before completing; outcome dropped", job_id)
             return
         blobs.delete(storage.input_key(job_id))
+        batches.delete(blobs, job_id)
         self.resources.mail_wake()
 
     def _fail(self, job_id: str, owner: str | None, code: str, detail: str) -> None:
@@ -336,5 +363,6 @@ class JobRunner:
         if not jobstore.fail(self.resources.db, job_id, owner, code, detail):
             return
         self.resources.blobs.delete(storage.input_key(job_id))
+        batches.delete(self.resources.blobs, job_id)
         log.info("job %s failed: %s", job_id, code)
         self.resources.mail_wake()

@@ -12,22 +12,25 @@ Rows handed out are detached: read them, change nothing through them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, case, delete, func, or_, select, update
+from sqlalchemy import ColumnElement, case, delete, func, literal, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from prefect_docai.server import accounts
+from prefect_docai.server.cost import units as cost_units
 from prefect_docai.server.db import (
     ClientRow,
     Database,
     JobFileRow,
     JobRow,
     OwnerTurnRow,
+    UTCDateTime,
     utcnow,
 )
 
@@ -193,17 +196,42 @@ def get_client_job(
 # --- the queue and leases ----------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Claim:
+    """A job moved to processing: which pages to run now (all, or the next batch)."""
+
+    job_id: str
+    page_count: int
+    cost: int
+    first: int
+    """First page to run (1-based); 1 unless earlier batches ran."""
+    last: int
+
+    @property
+    def batched(self) -> bool:
+        return self.first > 1 or self.last < self.page_count
+
+
 def claim_next(
-    db: Database, owner: str, lease: timedelta, *, max_pages: int | None = None
-) -> tuple[str, int] | None:
+    db: Database,
+    owner: str,
+    lease: timedelta,
+    *,
+    max_cost: int | None = None,
+    batch_pages: int | None = None,
+    batched_tools: Collection[str] = (),
+) -> Claim | None:
     """Move the next queued job, fairly chosen, to processing under ``owner``'s lease;
-    returns (job id, pages), or None when nothing (of at most ``max_pages``) is queued.
+    None when nothing (of at most ``max_cost``) is queued.
 
     Fair: the job of the account whose turn comes first (``owner_turns``; an account never
-    served comes first), oldest first within an account. Starting a job moves its account's
-    turn on by the job's pages (from now, or from its turn if that is later still), so an
-    account that started 1000 pages waits behind accounts that started a few, and accounts
-    with small jobs take turns. ``FOR UPDATE SKIP LOCKED``: replicas claim different rows;
+    served comes first), oldest first within an account. Starting work moves its account's
+    turn on by that work's cost in page units (``server/cost.py``; from now, or from its
+    turn if that is later still), so an account that started 1000 pages or a huge image
+    waits behind accounts that started a few pages, and accounts with small jobs take turns.
+    A job of a tool in ``batched_tools`` with more than ``batch_pages`` pages is claimed one
+    batch at a time (from its ``pages_done``), each claim costing that batch's share.
+    ``FOR UPDATE SKIP LOCKED``: replicas claim different rows;
     the turn row serialises their claims for one account. One row per claim, in two
     statements (``SELECT … FOR UPDATE SKIP LOCKED LIMIT 1``, then an ``UPDATE`` of that
     row): PostgreSQL may rerun an ``IN (SELECT … SKIP LOCKED)`` subquery and so claim more
@@ -216,21 +244,32 @@ def claim_next(
         .scalar_subquery()
     )
     candidates = (
-        select(JobRow.id, JobRow.page_count, ClientRow.account_id)
+        select(
+            JobRow.id,
+            JobRow.page_count,
+            JobRow.cost,
+            JobRow.pages_done,
+            JobRow.tool,
+            ClientRow.account_id,
+        )
         .join(ClientRow, ClientRow.id == JobRow.client_id)
         .where(JobRow.status == "queued")
         .order_by(turn.asc().nulls_first(), JobRow.created_at)
         .limit(1)
         .with_for_update(skip_locked=True, of=JobRow)
     )
-    if max_pages is not None:
-        candidates = candidates.where(JobRow.page_count <= max_pages)
+    if max_cost is not None:
+        candidates = candidates.where(JobRow.cost <= max_cost)
     now = utcnow()
     with db.transaction() as session:
         found = session.execute(candidates).first()
         if found is None:
             return None
-        job_id, pages, account = found
+        job_id, pages, cost, done, tool, account = found
+        first, last = 1, int(pages)
+        if batch_pages is not None and tool in batched_tools and pages > batch_pages:
+            first = min(int(done), int(pages) - 1) + 1
+            last = min(int(pages), first + batch_pages - 1)
         claimed = session.execute(
             update(JobRow)
             .where(JobRow.id == job_id, JobRow.status == "queued")
@@ -238,25 +277,47 @@ def claim_next(
                 status="processing",
                 lease_owner=owner,
                 lease_expires_at=now + lease,
-                started_at=now,
+                # A batched job started with its first batch.
+                started_at=func.coalesce(JobRow.started_at, literal(now, UTCDateTime())),
                 attempts=JobRow.attempts + 1,
             )
             .execution_options(synchronize_session=False)
         )
         if getattr(claimed, "rowcount", 0) != 1:
             return None
+        work = cost_units(int(cost), int(pages), last - first + 1)
         epoch = now.timestamp()
         insert = postgresql.insert if db.is_postgresql else sqlite.insert
-        statement = insert(OwnerTurnRow).values(owner=account, turn_at=epoch + pages)
+        statement = insert(OwnerTurnRow).values(owner=account, turn_at=epoch + work)
         later = case(
             (OwnerTurnRow.turn_at > epoch, OwnerTurnRow.turn_at), else_=epoch
         )
         session.execute(
             statement.on_conflict_do_update(
-                index_elements=[OwnerTurnRow.owner], set_={"turn_at": later + pages}
+                index_elements=[OwnerTurnRow.owner], set_={"turn_at": later + work}
             )
         )
-        return str(job_id), int(pages)
+        return Claim(str(job_id), int(pages), int(cost), first, last)
+
+
+def batch_done(db: Database, job_id: str, owner: str, pages_done: int) -> bool:
+    """``owner``'s batch of a job is stored: the job goes back to the queue to wait for its
+    turn for the next batch (its attempts start again: it made progress). False when it
+    lost its lease meanwhile."""
+    with db.transaction() as session:
+        result = session.execute(
+            update(JobRow)
+            .where(JobRow.id == job_id, JobRow.status == "processing", JobRow.lease_owner == owner)
+            .values(
+                status="queued",
+                lease_owner=None,
+                lease_expires_at=None,
+                attempts=0,
+                pages_done=pages_done,
+            )
+            .execution_options(synchronize_session=False)
+        )
+    return getattr(result, "rowcount", 0) == 1
 
 
 def forget_turns(db: Database) -> int:

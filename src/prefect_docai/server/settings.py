@@ -52,10 +52,14 @@ class Settings(BaseSettings):
     replica sees the same count); a refused upload (bad input, no credits) does not count."""
     max_pages_per_job: int = Field(default=2000, ge=1)
     """Pages one upload may have; more → 400 ``too_many_pages``, nothing charged."""
-    big_job_pages: int = Field(default=100, ge=1)
-    """A job of more pages is big: big jobs get at most ``workers - 1`` of a replica's
+    big_job_pages: int = Field(default=20, ge=1)
+    """A job costing more page units is big (a unit is a PDF page, or 8.7 million pixels of
+    an image: ``server/cost.py``): big jobs get at most ``workers - 1`` of a replica's
     workers, so one is always left for small ones."""
-    """Uploads per second per client and tool (token bucket, burst 1)."""
+    batch_pages: int = Field(default=25, ge=1)
+    """A longer ICR job runs this many pages at a time: between two batches its worker is
+    free and the next turn (maybe another account's) is taken; the batches' outputs are
+    then merged into the one result a single run gives. ``job_timeout`` bounds each batch."""
     token_failures_burst: int = Field(default=10, ge=1)
     token_failures_per_second: float = Field(default=0.2, gt=0)
     """Failed token requests per client id: ``token_failures_burst`` at once, then one per

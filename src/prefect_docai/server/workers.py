@@ -17,12 +17,20 @@ import sys
 import threading
 import time
 import traceback
+from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from prefect_docai.engines.pluginspec import DocumentError, Engine, EngineOptions
+from prefect_docai.engines.pluginspec import (
+    DocumentError,
+    Engine,
+    EngineOptions,
+    EngineOutput,
+    EnginePart,
+    PageBatchEngine,
+)
 from prefect_docai.server.logsafe import escape
 
 _engines: dict[str, Engine] = {}
@@ -47,6 +55,8 @@ class WorkOutcome:
     warnings: list[str] = field(default_factory=list)
     error_code: str | None = None
     error_detail: str | None = None
+    partial: bool = False
+    """Only the pages asked for (``EngineOptions.pages``): one batch, to be merged."""
 
 
 class WorkerCrashed(Exception):
@@ -85,13 +95,41 @@ def _load_engine(path: str) -> Engine:
 
 
 def run_engine(engine_path: str, data: bytes, options: EngineOptions) -> WorkOutcome:
-    """Runs inside a worker process."""
-    try:
+    """Runs inside a worker process. A page range goes only to an engine that takes one
+    (``PageBatchEngine``); any other runs the whole document, and says so (not partial)."""
+    def work() -> WorkOutcome:
         engine = _load_engine(engine_path)
-        output = engine.run(data, options)
-        result = output.result.model_dump(mode="json", by_alias=True)
-        files = [OutputFileData(f.name, f.media_type, f.data, f.output_type) for f in output.files]
-        return WorkOutcome(True, result, output.page_count, files, list(output.warnings))
+        batch = options.pages is not None and isinstance(engine, PageBatchEngine)
+        output = engine.run(data, options if batch else replace(options, pages=None))
+        return _outcome(output, partial=batch)
+
+    return _guarded(work)
+
+
+def merge_parts(
+    engine_path: str, data: bytes, parts: list[EnginePart], options: EngineOptions
+) -> WorkOutcome:
+    """Runs inside a worker process: a batched job's parts joined by its engine."""
+    def work() -> WorkOutcome:
+        engine = _load_engine(engine_path)
+        if not isinstance(engine, PageBatchEngine):
+            raise TypeError(f"{engine_path} cannot merge page batches")
+        return _outcome(engine.merge(data, parts, replace(options, pages=None)), partial=False)
+
+    return _guarded(work)
+
+
+def _outcome(output: EngineOutput, *, partial: bool) -> WorkOutcome:
+    result = output.result.model_dump(mode="json", by_alias=True)
+    files = [OutputFileData(f.name, f.media_type, f.data, f.output_type) for f in output.files]
+    return WorkOutcome(
+        True, result, output.page_count, files, list(output.warnings), partial=partial
+    )
+
+
+def _guarded(work: Callable[[], WorkOutcome]) -> WorkOutcome:
+    try:
+        return work()
     except DocumentError as exc:
         return WorkOutcome(False, error_code=exc.code, error_detail=exc.detail)
     except MemoryError:
@@ -192,12 +230,25 @@ class WorkerPool:
     async def run(
         self, engine_path: str, data: bytes, options: EngineOptions, timeout: float
     ) -> WorkOutcome:
+        return await self._submit(timeout, run_engine, engine_path, data, options)
+
+    async def merge(
+        self,
+        engine_path: str,
+        data: bytes,
+        parts: list[EnginePart],
+        options: EngineOptions,
+        timeout: float,
+    ) -> WorkOutcome:
+        return await self._submit(timeout, merge_parts, engine_path, data, parts, options)
+
+    async def _submit(
+        self, timeout: float, function: Callable[..., WorkOutcome], *args: Any
+    ) -> WorkOutcome:
         slot, executor = await self._take()
         try:
             try:
-                future: Future[WorkOutcome] = executor.submit(
-                    run_engine, engine_path, data, options
-                )
+                future: Future[WorkOutcome] = executor.submit(function, *args)
             except (BrokenProcessPool, RuntimeError):
                 self._discard(slot, executor)
                 raise WorkerCrashed("the worker was broken; retry") from None

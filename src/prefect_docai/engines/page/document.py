@@ -32,9 +32,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Literal, overload
 
-from PIL import Image, ImageOps, UnidentifiedImageError
+from PIL import Image, UnidentifiedImageError
 
 from prefect_docai.engines.page import ocr, raster
+from prefect_docai.engines.page.decode import decode_page
 from prefect_docai.engines.page.fingerprint import fingerprints
 from prefect_docai.engines.page.layout import build_lines
 from prefect_docai.engines.page.model import Line, Word
@@ -413,6 +414,7 @@ class Document:
         self._sizes: list[tuple[float, float]] = []
         self._rotations: list[int] = []
         self._image_dpi: list[float] = []
+        self._pixels: list[tuple[int, int]] = []
         self._fingerprints: list[frozenset[str]] | None = None
         self._closed = False
         self.pages: Sequence[Page] = _Pages([Page(self, i) for i in range(page_count)])
@@ -509,6 +511,7 @@ class Document:
                     image.seek(frame)
                 width, height = _upright_size(image)
                 check_pixels(width, height)
+                self._pixels.append((width, height))
                 dpi = _image_dpi(image, self.dpi)
                 self._image_dpi.append(dpi)
                 self._sizes.append((width * 72.0 / dpi, height * 72.0 / dpi))
@@ -524,6 +527,16 @@ class Document:
             raise DocumentError("image_too_large", str(exc)) from exc
         except (UnidentifiedImageError, OSError, SyntaxError, ValueError, EOFError) as exc:
             raise DocumentError("corrupt_image", f"The image cannot be read: {exc}.") from exc
+
+    def _pixel_size(self, index: int) -> tuple[int, int]:
+        """An image page's upright size in pixels, as uploaded."""
+        return self._pixels[index]
+
+    def ocr_raster(self, number: int) -> raster.Gray:
+        """Page ``number`` (1-based) as OCR reads it, before any turn: grey, at the OCR
+        resolution (big images decoded reduced)."""
+        gray, _dpi = self._raster(number - 1, self.dpi, 0)
+        return gray
 
     def _fingerprint(self, index: int) -> frozenset[str]:
         if self._fingerprints is None:
@@ -569,18 +582,13 @@ class Document:
                 ) from exc
             image.info["dpi"] = (actual, actual)
             return image
+        scale = dpi / self._image_dpi[index]
+        check_pixels(*(max(1, round(side * scale)) for side in self._pixel_size(index)))
         with self._image() as source:
             if index:
                 source.seek(index)
-            source.load()
-            image = ImageOps.exif_transpose(source) if index == 0 else source.copy()
-            native = self._image_dpi[index]
-            image = Image.fromarray(raster.to_gray(image)) if grayscale else image.convert("RGB")
-        scale = dpi / native
-        if abs(scale - 1.0) > 0.01:
-            size = (max(1, round(image.width * scale)), max(1, round(image.height * scale)))
-            check_pixels(*size)
-            image = image.resize(size, Image.Resampling.LANCZOS)
+            # Big images are decoded reduced, never at full resolution in RGB.
+            image = decode_page(source, self._data, index, scale, grayscale)
         if rotation:
             image = image.rotate(-rotation, expand=True)
         image.info["dpi"] = (dpi, dpi)

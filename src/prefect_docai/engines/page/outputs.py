@@ -290,30 +290,65 @@ def _is_gray(image: Any) -> bool:
                 and ImageChops.difference(g, b).getbbox() is None)
 
 
-def searchable_pdf(document: Document, threshold: float | None = None) -> bytes:
+def searchable_pdf(
+    document: Document, threshold: float | None = None, numbers: Sequence[int] | None = None
+) -> bytes:
     """The document as a PDF whose OCR pages carry an invisible, correctly placed text layer.
 
     A PDF whose pages all have a usable text layer comes back byte for byte. OCR pages of
     a PDF keep their original content (no re-rendering); images become one page each.
+    ``numbers`` (1-based): only these pages, in this order (one batch of a long job).
     """
     import pikepdf
 
-    document.prefetch()
+    chosen = [document.page(n) for n in numbers] if numbers is not None else list(document.pages)
+    document.prefetch([page.number for page in chosen])
     pdf_bytes = document.pdf_bytes
-    if pdf_bytes is not None and all(page.source == "text-layer" for page in document.pages):
+    if (numbers is None and pdf_bytes is not None
+            and all(page.source == "text-layer" for page in chosen)):
         return pdf_bytes
     if pdf_bytes is not None:
         pdf = pikepdf.open(io.BytesIO(pdf_bytes))
         font = _font(pdf)
-        for page in document.pages:
+        for page in chosen:
             if page.source == "ocr":
                 _add_text(pdf, pdf.pages[page.number - 1], page, threshold, font)
+        if numbers is not None:
+            whole, pdf = pdf, pikepdf.new()
+            with whole:
+                for page in chosen:
+                    pdf.pages.append(whole.pages[page.number - 1])
+                # Copied pages refer to ``whole`` until saved.
+                return _pdf_bytes(pdf)
     else:
         pdf = pikepdf.new()
         font = _font(pdf)
-        for page in document.pages:
+        for page in chosen:
             pdf.pages.append(_image_page(pdf, page, document))
             _add_text(pdf, pdf.pages[-1], page, threshold, font)
+    return _pdf_bytes(pdf)
+
+
+def concatenate_pdfs(parts: Sequence[bytes]) -> bytes:
+    """The pages of ``parts``, in order, as one PDF (a long job's batches joined)."""
+    import pikepdf
+
+    if len(parts) == 1:
+        return parts[0]
+    sources = [pikepdf.open(io.BytesIO(part)) for part in parts]
+    try:
+        out = pikepdf.new()
+        for source in sources:
+            out.pages.extend(source.pages)
+        return _pdf_bytes(out)
+    finally:
+        for source in sources:
+            source.close()
+
+
+def _pdf_bytes(pdf: Any) -> bytes:
+    import pikepdf
+
     # Saved through a temporary file, not a BytesIO: qpdf's copy of the input is freed
     # before the result is read back, so a long scan is not held three times at once.
     with tempfile.TemporaryFile() as spool:

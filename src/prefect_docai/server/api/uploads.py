@@ -20,6 +20,7 @@ from prefect_docai.files.sniff import DocumentInfo, inspect_document
 from prefect_docai.models.tools import Tool
 from prefect_docai.server import accounts, jobstore, recipients, storage
 from prefect_docai.server.api.deps import ConsumerDep, Principal, ResourcesDep
+from prefect_docai.server.cost import job_cost
 from prefect_docai.server.db import JobRow, utcnow
 from prefect_docai.server.middleware import BodyTooLarge
 from prefect_docai.server.problems import Problem, problem_response, storage_full
@@ -223,6 +224,8 @@ def _insert_job(
         size=len(data),
         page_count=info.page_count,
         credits_charged=info.page_count,
+        cost=job_cost(info),
+        pages_done=0,
         output_formats=",".join(params.output_formats),
         languages=",".join(params.languages),
         threshold=params.threshold,
@@ -328,6 +331,21 @@ def _find_idempotent(
     return job.id
 
 
+def _check_page_cap(resources: Resources, principal: Principal, info: DocumentInfo) -> None:
+    """The account's plan's cap, else the service's: more pages → 400, nothing charged."""
+    plan = accounts.max_pages(resources.db, principal.client_id)
+    cap = plan if plan is not None else resources.settings.max_pages_per_job
+    if info.page_count > cap:
+        whose = "this account's plan" if plan is not None else "this service"
+        raise Problem(
+            400,
+            "too_many_pages",
+            f"The document has {info.page_count} pages; {whose} allows at most {cap} per job.",
+            limit=cap,
+            pageCount=info.page_count,
+        )
+
+
 def _file_name(raw: str | None) -> str:
     """The base name, without control characters (PostgreSQL text cannot hold NUL)."""
     name = (raw or "").replace("\\", "/").rsplit("/", 1)[-1]
@@ -417,15 +435,7 @@ async def accept(
                 else 400
             )
             raise Problem(status, exc.code, exc.detail) from None
-        cap = resources.settings.max_pages_per_job
-        if info.page_count > cap:
-            raise Problem(
-                400,
-                "too_many_pages",
-                f"The document has {info.page_count} pages; at most {cap} per job.",
-                limit=cap,
-                pageCount=info.page_count,
-            )
+        await run_in_threadpool(_check_page_cap, resources, principal, info)
         if params.email is not None:
             await run_in_threadpool(_check_recipient, resources, principal, params.email)
         if info.media_type == "application/xml" and tool not in _XML_TOOLS:
