@@ -344,13 +344,15 @@ def hostile(bound: float = 240) -> dict[str, Any]:
 
 
 def memory(uploads: int = 4) -> dict[str, Any]:
+    """One client uploads ``uploads`` 14000x14000 RGB PNGs (a few hundred KB each, 588 MB
+    each as RGB) at once, another client then a one-page job: the figures are the other
+    job's time, the huge jobs' outcomes, the peak RSS of the worker processes and credits."""
     from tests.hostile import grey_png
 
-    png = grey_png(14000, 14000)
-    with _service() as (server, admin):
-        # One client each: the uploads land at the same moment (one client would be paced
-        # by the upload rate).
-        bombers = [Client(server, admin.create_client(f"bomber-{i}", credits=100)) for i in range(uploads)]
+    png = grey_png(14000, 14000, rgb=True)
+    with _service(upload_rate_per_second=1000) as (server, admin):
+        bomber = Client(server, admin.create_client("bomber", credits=100))
+        bombers = [bomber] * uploads
         other = Client(server, admin.create_client("other", credits=100))
         peak = [0, 0]
         sampling = threading.Event()
@@ -397,18 +399,60 @@ def memory(uploads: int = 4) -> dict[str, Any]:
             "other_job_seconds": round(normal_seconds, 1),
             "peak_api_rss_mb": round(peak[0] / 2**20),
             "peak_workers_rss_mb": round(peak[1] / 2**20),
-            "credits_spent": sum(100 - admin.credits(b.creds.client_id) for b in bombers),
+            "bomber_credits_spent": 100 - admin.credits(bomber.creds.client_id),
+            "other_credits_spent": 100 - admin.credits(other.creds.client_id),
             "oom_kills": server.log().count("Killed"),
         }
-        for client in [*bombers, other]:
-            client.close()
+        bomber.close()
+        other.close()
         return result
+
+
+_DECODE_PROBE = """
+import resource, sys, time
+from prefect_docai.engines.page import decode
+from prefect_docai.engines.page.document import load_document
+data = open(sys.argv[2], "rb").read()
+if sys.argv[1] == "full":
+    decode.REDUCE_ABOVE = 10**15  # the plain path: what every image took before
+started = time.monotonic()
+with load_document(data) as document:
+    shape = document.ocr_raster(1).shape
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024, time.monotonic() - started,
+      *shape)
+"""
+
+
+def decode_rss() -> dict[str, Any]:
+    """Peak RSS of one process that opens a 14000x14000 PNG (grey and RGB) and makes the
+    raster OCR reads (80 MP), with the reduced decoding and with the plain full decode."""
+    from tests.hostile import grey_png
+
+    figures: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory() as folder:
+        for kind, rgb in (("grey", False), ("rgb", True)):
+            path = Path(folder) / f"{kind}.png"
+            path.write_bytes(grey_png(14000, 14000, rgb=rgb))
+            for path_name in ("reduced", "full"):
+                out = subprocess.run(
+                    [sys.executable, "-c", _DECODE_PROBE, path_name, str(path)],
+                    capture_output=True, text=True, check=True, cwd=ROOT,
+                    env={**os.environ, "PYTHONPATH": f"{ROOT / 'src'}:{ROOT}"},
+                ).stdout.split()
+                figures[f"{kind}_{path_name}"] = {
+                    "peak_rss_mb": round(int(out[0]) / 2**20),
+                    "seconds": round(float(out[1]), 1),
+                    "ocr_raster": f"{out[3]}x{out[2]}",
+                }
+            figures[f"{kind}_png_bytes"] = path.stat().st_size
+    return figures
 
 
 def fairness(pages: int = 1000, bound: float = 180) -> dict[str, Any]:
     """One client uploads two ``pages``-page blank PDFs (ICR), then another client one
     page; how long the small job takes is the figure. The big jobs are followed for
-    ``bound`` seconds more (their state then is recorded; they are not the question)."""
+    ``bound`` seconds more (their state then is recorded; they are not the question), and
+    how many of their pages ran by then (batches of ``DOCAI_BATCH_PAGES``)."""
     from tests.hostile import blank_pdf
 
     big = blank_pdf(pages)
@@ -443,6 +487,7 @@ def fairness(pages: int = 1000, bound: float = 180) -> dict[str, Any]:
             "small_job_seconds": round(small_seconds, 1),
             "big_jobs": outcomes,
             "heavy_credits_left": admin.credits(heavy.creds.client_id),
+            "big_pages_done": [admin.pages_done(job_id) for job_id in big_ids],
         }
         heavy.close()
         light.close()
@@ -748,6 +793,7 @@ SCENARIOS: dict[str, Callable[..., dict[str, Any]]] = {
     "rejected_upload": rejected_upload,
     "hostile": hostile,
     "memory": memory,
+    "decode_rss": decode_rss,
     "fairness": fairness,
     "disk_full": disk_full,
     "deletion": deletion,
@@ -945,6 +991,7 @@ def main(argv: list[str] | None = None) -> int:
     for name in filter(None, args.only.split(",")):
         print(f"--- {name}", flush=True)
         started = time.monotonic()
+        load = round(os.getloadavg()[0], 2)
         kwargs: dict[str, Any] = {}
         if name == "soak":
             kwargs = {"seconds": args.soak_seconds, "clients": args.soak_clients}
@@ -955,6 +1002,8 @@ def main(argv: list[str] | None = None) -> int:
         except Exception as exc:  # a scenario that breaks is reported, the others still run
             figures = {"error": f"{type(exc).__name__}: {exc}"}
         figures["wall_seconds"] = round(time.monotonic() - started, 1)
+        # The machine is shared: its load (1-minute average) before and after the run.
+        figures["load_average_before_after"] = [load, round(os.getloadavg()[0], 2)]
         figures["run_at"] = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
         print(json.dumps(figures, indent=2, default=str), flush=True)
         _record(out, machine, name, figures)

@@ -20,7 +20,7 @@ from typing import Any
 import httpx
 import uvicorn
 
-from prefect_docai.server import accounts
+from prefect_docai.server import accounts, jobstore
 from prefect_docai.server.accounts import SCOPES, ClientCredentials
 from prefect_docai.server.app import create_app
 from prefect_docai.server.db import Database
@@ -190,6 +190,11 @@ class EmbeddedService:
     def set_page_cap(self, account: str, pages: int | None) -> None:
         """The account's plan: at most ``pages`` per upload (None: the service default)."""
         accounts.set_max_pages(self._database(), account, pages)
+
+    def pages_done(self, job_id: str) -> int | None:
+        """Pages of a job run in batches so far (None: no such job)."""
+        job = jobstore.get_job(self._database(), job_id)
+        return None if job is None else (job.page_count if job.status == "succeeded" else job.pages_done)
 
     def add_credits(self, client_id: str, credits: int) -> int:
         return accounts.add_credits(self._database(), client_id, credits)
