@@ -803,18 +803,28 @@ SCENARIOS: dict[str, Callable[..., dict[str, Any]]] = {
 
 
 NOTES = [
-    "- The machine was shared with other work throughout (load average about 20 on 2 CPUs),",
-    "  so times are slow; the correctness figures (5xx, lost jobs, credits) do not depend on it.",
+    "- The machine was shared with other work throughout, so times are slow; the correctness",
+    "  figures (5xx, lost jobs, credits) do not depend on it. Scenarios run since issue 18's",
+    "  fairness work record the 1-minute load average before and after their run",
+    "  (`load_average_before_after`, 2 CPUs); the earlier ones ran at a load of about 20.",
     "- Brute force: before issue 18 every wrong secret was checked (364 checks/s measured);",
     "  now a few per second pass the throttle (the burst, then 0.2/s per client id), the rest",
     "  get 429 `slow_down`, and the rightful client gets in once the Retry-After has passed.",
-    "- Memory: the run recorded here predates the OCR pixel cap for images (it landed just",
-    "  after): each 14000x14000 PNG was read at 196 MP. No worker was killed and all four",
-    "  succeeded, but the other client's job waited behind them for more than 10 minutes:",
-    "  the four bombers were four accounts with equal turns, and a turn costs pages, not",
-    "  pixels. Charging turns by pixels is not done.",
-    "- Fairness: the two 1000-page jobs were still running when the run ended (blank pages",
-    "  still pass through OCR); they are handed back to the queue when the service stops.",
+    "- Memory: one client uploads four 14000x14000 RGB PNGs at once (before issue 18's",
+    "  cost-based turns the other client's job waited more than 10 minutes behind four such",
+    "  images, and a worker reached 1.24 GB). Each image now costs 23 page units (8.7 MP a",
+    "  unit), so the images are big jobs: at most `workers - 1` of them run at once and the",
+    "  other client's job takes the worker left. Each is decoded straight to grey and reduced",
+    "  to the 80 MP OCR raster before anything else is made (`engines/page/decode.py`).",
+    "- decode_rss: one process opening a 14000x14000 PNG and making the raster OCR reads:",
+    "  the reduced decoding against the plain full decode every image took before. For PNG",
+    "  the full-resolution grey plane (1 byte a pixel, 196 MB) still exists for a moment",
+    "  (OpenCV decodes whole planes); the full RGB (588 MB) and its copies never do.",
+    "- Fairness: the 1000-page ICR jobs run in batches of `DOCAI_BATCH_PAGES` (25) pages;",
+    "  between two batches the worker is free and the next turn runs. `big_pages_done` is",
+    "  how far each had got when the scenario stopped following them (blank pages still",
+    "  pass through OCR); they are handed back to the queue, with their batches kept, when",
+    "  the service stops.",
     "- Hostile corpus: 21 inputs, no 5xx, /etc/passwd never in a result; every refusal",
     "  charged nothing. The 1999-page blank PDF was still running after the 240 s the",
     "  scenario waits (charged 1999 credits until it ends; refunded if it fails).",
@@ -828,9 +838,12 @@ TESTED = [
     "| issue 18 point | tests (real HTTP on loopback) |",
     "|---|---|",
     "| 1 rejected uploads keep the rate slot | `tests/api/test_upload_rate.py` |",
-    "| 2 fairness, page cap, time bound | `tests/api/test_fairness.py`, "
+    "| 2 fairness, page batches, page cap per plan, time bound | `tests/api/test_fairness.py`, "
+    "`tests/unit/test_icr_batches.py` (batched = single run), "
     "`tests/api/test_replica_limits.py::test_owners_take_turns_across_replicas` |",
-    "| 3 worker memory bound | `tests/api/test_memory.py` (4 x 14000x14000 PNG at once) |",
+    "| 3 worker memory bound, reduced decoding, turns by cost | `tests/api/test_memory.py` "
+    "(one client's 4 x 10000x10000 RGB PNG at once beside another's job), "
+    "`tests/unit/test_image_decode.py` |",
     "| 4 deletion after use | `tests/api/test_deletion.py`, `tests/api/test_retention.py` |",
     "| 5 token throttle, log escaping | `tests/api/test_hardening.py` |",
     "| 6 disk full | `tests/api/test_disk_full.py` (a 16 MiB tmpfs) |",
@@ -879,10 +892,19 @@ def _summary(scenarios: dict[str, Any]) -> list[str]:
         ))
     if "memory" in scenarios:
         rows.append((
-            "4 x 14000x14000 PNG at once",
-            "peak worker RSS / other job",
+            "one client's 4 x 14000x14000 RGB PNG at once, another client's 1-page job",
+            "peak RSS of all workers / other job / huge jobs",
             f"{get('memory', 'peak_workers_rss_mb')} MB / {get('memory', 'other_job')} in "
-            f"{get('memory', 'other_job_seconds')} s",
+            f"{get('memory', 'other_job_seconds')} s / {json.dumps(get('memory', 'outcomes'))}",
+        ))
+    if "decode_rss" in scenarios:
+        rows.append((
+            "decoding a 14000x14000 PNG for OCR (one process)",
+            "peak RSS reduced vs full decode, grey / RGB PNG",
+            f"{get('decode_rss', 'grey_reduced', 'peak_rss_mb')} vs "
+            f"{get('decode_rss', 'grey_full', 'peak_rss_mb')} MB / "
+            f"{get('decode_rss', 'rgb_reduced', 'peak_rss_mb')} vs "
+            f"{get('decode_rss', 'rgb_full', 'peak_rss_mb')} MB",
         ))
     if "fairness" in scenarios:
         rows.append((
