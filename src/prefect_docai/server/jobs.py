@@ -107,7 +107,7 @@ class JobRunner:
                     # its result); the guard has logged it once.
                     free, pause = 0, guard.retry_after
                 for _ in range(max(0, free)):
-                    claimed = await _in_thread(self._claim)
+                    claimed = await _in_thread(self._claim, list(self._running))
                     if claimed is None:
                         break
                     job_id = claimed.job_id
@@ -164,7 +164,7 @@ class JobRunner:
     def _lease(self) -> timedelta:
         return timedelta(seconds=self.settings.job_lease_seconds)
 
-    def _claim(self) -> jobstore.Claim | None:
+    def _claim(self, running: list[str]) -> jobstore.Claim | None:
         """The next job (or batch of a long one), fairly chosen (jobstore.claim_next),
         under this runner's lease.
 
@@ -182,6 +182,7 @@ class JobRunner:
             max_cost=limit if big >= lane else None,
             batch_pages=self.settings.batch_pages,
             batched_tools=batches.BATCHED_TOOLS,
+            exclude=running,
         )
         if claimed is not None:
             with self._leased_lock:

@@ -220,6 +220,7 @@ def claim_next(
     max_cost: int | None = None,
     batch_pages: int | None = None,
     batched_tools: Collection[str] = (),
+    exclude: Collection[str] = (),
 ) -> Claim | None:
     """Move the next queued job, fairly chosen, to processing under ``owner``'s lease;
     None when nothing (of at most ``max_cost``) is queued.
@@ -231,6 +232,8 @@ def claim_next(
     waits behind accounts that started a few pages, and accounts with small jobs take turns.
     A job of a tool in ``batched_tools`` with more than ``batch_pages`` pages is claimed one
     batch at a time (from its ``pages_done``), each claim costing that batch's share.
+    ``exclude``: ids the caller still runs (a job whose batch just ended is queued again
+    before its runner has let go of it).
     ``FOR UPDATE SKIP LOCKED``: replicas claim different rows;
     the turn row serialises their claims for one account. One row per claim, in two
     statements (``SELECT … FOR UPDATE SKIP LOCKED LIMIT 1``, then an ``UPDATE`` of that
@@ -260,6 +263,8 @@ def claim_next(
     )
     if max_cost is not None:
         candidates = candidates.where(JobRow.cost <= max_cost)
+    if exclude:
+        candidates = candidates.where(JobRow.id.not_in(list(exclude)))
     now = utcnow()
     with db.transaction() as session:
         found = session.execute(candidates).first()
