@@ -6,6 +6,8 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from datetime import datetime
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -145,3 +147,34 @@ def test_an_accounts_plan_caps_its_pages_per_job() -> None:
         finally:
             api.close()
             other.close()
+
+
+def test_a_batched_job_keeps_its_batches_over_a_restart(tmp_path: Path) -> None:
+    """Stopped between batches, the job resumes after its stored batches on the next start
+    (they are not run again) and completes once, charged once, with the whole result."""
+    data_dir = tmp_path / "data"
+    pages = [f"SLEEP 1 page {n}" for n in range(1, 7)]
+    settings: dict[str, Any] = {"workers": 1, "engines": ENGINES, "batch_pages": 2}
+    service = EmbeddedService(data_dir, **settings).start()
+    creds = service.create_client(credits=10)
+    api = Api(service, creds)
+    try:
+        job_id = api.job("ToolICR", documents.pdf(*pages))
+        deadline = time.monotonic() + 60
+        while (service.pages_done(job_id) or 0) < 2:
+            assert time.monotonic() < deadline, "the first batch never ended"
+            time.sleep(0.1)
+    finally:
+        api.close()
+        service.stop()
+    done = service.pages_done(job_id)
+    assert done is not None and 2 <= done < 6
+    with EmbeddedService(data_dir, **settings) as again:
+        api = Api(again, creds)
+        try:
+            body = api.wait(job_id, timeout=60).json()
+            assert body["status"] == "succeeded", body
+            assert body["result"]["texts"] == pages and body["creditsCharged"] == 6
+            assert api.credits() == 4
+        finally:
+            api.close()
