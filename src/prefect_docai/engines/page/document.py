@@ -211,6 +211,14 @@ class Page:
         return self._document._image_dpi[self._index]
 
     @property
+    def embed_dpi(self) -> float | None:
+        """The resolution an image page is shown at in a PDF output: its own, or lower for
+        an image over ``MAX_RENDER_PIXELS`` (``None`` for PDF pages). At its own resolution
+        a 14000² PNG would be decoded whole, in colour, to be embedded."""
+        native = self.image_dpi
+        return None if native is None else self._document._render_dpi(self._index, native)
+
+    @property
     def text(self) -> str:
         """Reading-order text: rows joined by ``\\n``; separate segments of one row (table
         cells, label and value) joined by a tab."""

@@ -253,8 +253,9 @@ def _image_page(pdf: Any, page: Page, document: Document) -> Any:
             if mode == "CMYK":
                 image_stream.Decode = [1, 0, 1, 0, 1, 0, 1, 0]
     if image_stream is None:
-        # The loader's unrotated raster at the image's own resolution, losslessly compressed.
-        raster_image = page.render(dpi=round(page.image_dpi or document.dpi),
+        # The loader's unrotated raster at the image's own resolution (at most
+        # MAX_RENDER_PIXELS: a bigger image is embedded reduced), losslessly compressed.
+        raster_image = page.render(dpi=round(page.embed_dpi or document.dpi),
                                    grayscale=False)
         if rotation:
             raster_image = raster_image.rotate(rotation, expand=True)
