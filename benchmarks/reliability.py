@@ -849,6 +849,8 @@ NOTES = [
     "  unit), so the images are big jobs: at most `workers - 1` of them run at once and the",
     "  other client's job takes the worker left. Each is decoded straight to grey and reduced",
     "  to the 80 MP OCR raster before anything else is made (`engines/page/decode.py`).",
+    "  The other job (ToolClassify) ran in the worker left free; most of its time is that",
+    "  worker loading the classifier's models on a machine at a load average of about 20.",
     "- decode_rss: one process opening a 14000x14000 PNG and making the raster OCR reads:",
     "  the reduced decoding against the plain full decode every image took before. For PNG",
     "  the full-resolution grey plane (1 byte a pixel, 196 MB) still exists for a moment",
@@ -858,7 +860,9 @@ NOTES = [
     "  image decoded whole in colour (that was also most of the worker peak in `memory`'s",
     "  first run); now an image over 80 MP is embedded at the OCR raster's resolution.",
     "- Fairness: the 1000-page ICR jobs run in batches of `DOCAI_BATCH_PAGES` (25) pages;",
-    "  between two batches the worker is free and the next turn runs. `big_pages_done` is",
+    "  between two batches the worker is free and the next turn runs. Both big jobs are one",
+    "  account's, so they run in upload order, and as big jobs at most one at a time on the",
+    "  2 workers (the other worker stays for small jobs). `big_pages_done` is",
     "  how far each had got when the scenario stopped following them (blank pages still",
     "  pass through OCR); they are handed back to the queue, with their batches kept, when",
     "  the service stops.",
@@ -889,6 +893,12 @@ TESTED = [
     "`tests/api/test_mail_limits.py` |",
     "| hostile inputs | `tests/api/test_hostile.py` (corpus: `tests/hostile.py`) |",
 ]
+
+
+def _load(before_after: Any) -> str:
+    if not before_after:
+        return ""
+    return f" (load average {before_after[0]} → {before_after[1]})"
 
 
 def _summary(scenarios: dict[str, Any]) -> list[str]:
@@ -933,7 +943,8 @@ def _summary(scenarios: dict[str, Any]) -> list[str]:
             "peak RSS of one worker (all workers) / other job / huge jobs",
             f"{get('memory', 'peak_one_worker_rss_mb')} MB ({get('memory', 'peak_workers_rss_mb')}"
             f" MB) / {get('memory', 'other_job')} in "
-            f"{get('memory', 'other_job_seconds')} s / {json.dumps(get('memory', 'outcomes'))}",
+            f"{get('memory', 'other_job_seconds')} s / {json.dumps(get('memory', 'outcomes'))}"
+            f"{_load(get('memory', 'load_average_before_after'))}",
         ))
     if "decode_rss" in scenarios:
         rows.append((
@@ -942,13 +953,15 @@ def _summary(scenarios: dict[str, Any]) -> list[str]:
             f"{get('decode_rss', 'grey_reduced', 'peak_rss_mb')} vs "
             f"{get('decode_rss', 'grey_full', 'peak_rss_mb')} MB / "
             f"{get('decode_rss', 'rgb_reduced', 'peak_rss_mb')} vs "
-            f"{get('decode_rss', 'rgb_full', 'peak_rss_mb')} MB",
+            f"{get('decode_rss', 'rgb_full', 'peak_rss_mb')} MB; whole ICR run on the RGB PNG "
+            f"{get('decode_rss', 'icr_engine_rgb', 'peak_rss_mb')} MB",
         ))
     if "fairness" in scenarios:
         rows.append((
             f"2 x {get('fairness', 'big_pages')}-page jobs vs another client's 1-page job",
             "1-page job done after",
-            f"{get('fairness', 'small_job_seconds')} s ({get('fairness', 'small_job')})",
+            f"{get('fairness', 'small_job_seconds')} s ({get('fairness', 'small_job')})"
+            f"{_load(get('fairness', 'load_average_before_after'))}",
         ))
     if "disk_full" in scenarios:
         rows.append((
