@@ -124,3 +124,30 @@ def test_usage_errors_are_one_line_on_the_real_command() -> None:
     # No arguments still shows the help (not an error line).
     bare = subprocess.run([docai], capture_output=True, text=True, env=env, timeout=60)
     assert bare.returncode == 2 and "admin" in bare.stdout and "error" not in bare.stderr
+
+
+def test_set_page_cap_sets_and_clears_an_accounts_plan(tmp_path: Path) -> None:
+    from prefect_docai.server import accounts
+    from prefect_docai.server.db import Database
+
+    created = runner.invoke(
+        app, ["admin", "create-client", "--name", "Plan", "--json", "--data-dir", str(tmp_path)]
+    )
+    client = json.loads(created.stdout)["client_id"]  # its account has its id
+
+    def cap() -> int | None:
+        db = Database(f"sqlite:///{tmp_path / 'docai.sqlite3'}")
+        try:
+            return accounts.max_pages(db, client)
+        finally:
+            db.dispose()
+
+    done = runner.invoke(app, ["admin", "set-page-cap", client, "50", "--data-dir", str(tmp_path)])
+    assert done.exit_code == 0, done.output
+    assert "50 page(s) per job" in done.stdout and cap() == 50
+    cleared = runner.invoke(app, ["admin", "set-page-cap", client, "0", "--data-dir", str(tmp_path)])
+    assert cleared.exit_code == 0 and cap() is None
+    unknown = runner.invoke(app, ["admin", "set-page-cap", "nobody", "5", "--data-dir", str(tmp_path)])
+    assert unknown.exit_code != 0 and "no account" in unknown.output
+    negative = runner.invoke(app, ["admin", "set-page-cap", client, "-1", "--data-dir", str(tmp_path)])
+    assert negative.exit_code != 0
