@@ -23,6 +23,8 @@ API (stable)::
     sample_stream(seed, *, documents=5, ...) -> tuple[bytes, list[dict]]  # random stream
     write_batch(directory, *, count, seed) -> dict        # files + manifest.json
     einvoice.generate_einvoice(*, seed, lang="de", ...) -> GeneratedDocument  # Factur-X PDF
+    tables.table_page(seed, *, scanned=False, layout=None, lang=None, dpi=None) -> TablePage
+        # one page with 0-2 tables and exact cell truth (grid + box), or a trap page
 
 Truth (``GeneratedDocument.truth``) uses the names of the result JSON contract (docs/results.md):
 amounts are decimal strings (``"1163.40"``), dates ISO, rates percent strings (``"19.00"``),

@@ -1,0 +1,113 @@
+"""Generated table pages: deterministic, varied, and their cell truth is what is drawn."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+
+import pdfplumber
+import pypdfium2 as pdfium
+import pytest
+
+from prefect_docai.samples.tables import LAYOUTS, RULINGS, TABLE_LANGS, TablePage, table_page
+
+SEEDS = range(40)
+
+
+def _norm(text: str) -> str:
+    text = unicodedata.normalize("NFKC", text)
+    return re.sub(r"\s+", "", text)
+
+
+@pytest.fixture(scope="module")
+def pages() -> list[TablePage]:
+    return [table_page(seed) for seed in SEEDS]
+
+
+def test_same_seed_same_bytes() -> None:
+    for seed in (0, 7):
+        assert table_page(seed).pdf == table_page(seed).pdf
+        assert table_page(seed).truth == table_page(seed).truth
+    assert table_page(3, scanned=True, dpi=150).pdf == table_page(3, scanned=True, dpi=150).pdf
+    assert table_page(0).pdf != table_page(1).pdf
+
+
+def test_variety(pages: list[TablePage]) -> None:
+    layouts = Counter(p.layout for p in pages)
+    assert set(layouts) == set(LAYOUTS)
+    assert set(TABLE_LANGS) <= {p.lang for p in pages} | {table_page(s).lang for s in range(40, 80)}
+    tables = [t for p in pages for t in p.tables]
+    rulings = {t.ruling for t in tables} | {
+        t.ruling for s in range(40, 80) for t in table_page(s).tables
+    }
+    assert rulings == set(RULINGS)
+    assert any(t.header_rows == 2 for t in tables)
+    # spanning cells (group headings or section rows), wrapped cells, two tables on a page
+    assert any(c.col_span > 1 or c.row_span > 1 for t in tables for c in t.cells)
+    assert any(len(p.tables) == 2 for p in pages)
+    assert all(not p.tables for p in pages if p.layout == "no_table")
+    assert all(p.tables for p in pages if p.layout in ("single", "two_tables"))
+
+
+def test_layout_and_language_are_honoured() -> None:
+    page = table_page(5, layout="no_table", lang="fr")
+    assert (page.layout, page.lang, page.tables) == ("no_table", "fr", [])
+    with pytest.raises(ValueError):
+        table_page(5, layout="poster")
+
+
+def test_truth_is_what_is_drawn(pages: list[TablePage]) -> None:
+    """Every truth cell's rectangle holds exactly its text, and a table's box holds no
+    other text."""
+    wrapped = 0
+    for page in pages:
+        with pdfplumber.open(__import__("io").BytesIO(page.pdf)) as pdf:
+            words = pdf.pages[0].extract_words(x_tolerance=1.5, keep_blank_chars=False)
+        for table in page.tables:
+            x0, y0, x1, y1 = table.bbox
+            inside = [
+                w
+                for w in words
+                if x0 <= (w["x0"] + w["x1"]) / 2 <= x1 and y0 <= (w["top"] + w["bottom"]) / 2 <= y1
+            ]
+            claimed = 0
+            for cell in table.cells:
+                cx0, cy0, cx1, cy1 = cell.bbox
+                mine = [
+                    w
+                    for w in inside
+                    if cx0 <= (w["x0"] + w["x1"]) / 2 <= cx1
+                    and cy0 <= (w["top"] + w["bottom"]) / 2 <= cy1
+                ]
+                mine.sort(key=lambda w: (round(w["top"]), w["x0"]))
+                claimed += len(mine)
+                assert _norm("".join(w["text"] for w in mine)) == _norm(cell.text), (
+                    page.seed,
+                    cell,
+                )
+                assert table.grid[cell.row][cell.col] == cell.text
+                if len({round(w["top"]) for w in mine}) > 1:
+                    wrapped += 1
+            assert claimed == len(inside), (page.seed, "text inside the table box outside cells")
+            # covered positions of spanning cells are empty in the grid
+            for cell in table.cells:
+                for r in range(cell.row, cell.row + cell.row_span):
+                    for c in range(cell.col, cell.col + cell.col_span):
+                        if (r, c) != (cell.row, cell.col):
+                            assert table.grid[r][c] == ""
+    assert wrapped >= 5
+
+
+def test_scanned_variant_is_image_only() -> None:
+    born = table_page(11)
+    scan = table_page(11, scanned=True)
+    assert scan.scanned and scan.dpi in (150, 200, 250, 300)
+    assert scan.truth["tables"] == born.truth["tables"]
+    doc = pdfium.PdfDocument(scan.pdf)
+    try:
+        page = doc[0]
+        assert page.get_textpage().get_text_range().strip() == ""
+        assert abs(page.get_width() - born.width) < 2 and abs(page.get_height() - born.height) < 2
+    finally:
+        doc.close()
