@@ -43,7 +43,7 @@ import io
 import logging
 import posixpath
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from typing import Any, Literal
@@ -113,9 +113,7 @@ class RecoveryReport:
 
 
 def partition_path(dataset: str, ingest_date: date, run_id: str, attempt: str = "0") -> str:
-    return (
-        f"{dataset}/ingest_date={ingest_date.isoformat()}/run_id={run_id}/part-{attempt}.parquet"
-    )
+    return f"{dataset}/ingest_date={ingest_date.isoformat()}/run_id={run_id}/part-{attempt}.parquet"
 
 
 def _parquet_bytes(table: pa.Table) -> bytes:
@@ -289,10 +287,19 @@ class DatasetStore:
             self._rm(path)
             return None
 
-    def clear_jobs(self, document_id: str) -> None:
-        """Forget a document's job checkpoints (its outcome is staged: they are in it)."""
-        for name in self._ls_names(_META, "jobs", document_id):
-            self._rm(self._path(_META, "jobs", document_id, name))
+    def clear_jobs(self, document_id: str, keys: Collection[str] | None = None) -> None:
+        """Forget a document's job checkpoints (its outcome is staged: they are in it):
+        those under ``keys`` by name (no listing: one delete each on an object store), or,
+        with ``keys`` None, every one a listing finds."""
+        if keys is None:
+            paths = [
+                self._path(_META, "jobs", document_id, n)
+                for n in self._ls_names(_META, "jobs", document_id)
+            ]
+        else:
+            paths = [self._job_path(document_id, key) for key in sorted(keys)]
+        for path in paths:
+            self._rm(path)
         if self._local:
             with contextlib.suppress(OSError):
                 self.fs.rmdir(self._path(_META, "jobs", document_id))
@@ -344,8 +351,13 @@ class DatasetStore:
         return self._publish(run_id, outcomes, day, base_version, entries, fenced=[])
 
     def _plan(
-        self, run_id: str, day: date, base: int, documents: dict[str, DocumentStatus],
-        tables: dict[str, pa.Table] | None, fenced: list[str],
+        self,
+        run_id: str,
+        day: date,
+        base: int,
+        documents: dict[str, DocumentStatus],
+        tables: dict[str, pa.Table] | None,
+        fenced: list[str],
     ) -> RunManifest:
         attempt = uuid.uuid4().hex[:12]
         files = (
@@ -357,8 +369,14 @@ class DatasetStore:
             else {}
         )
         return RunManifest(
-            run_id=run_id, attempt=attempt, ingest_date=day, base_version=base,
-            created_at=datetime.now(UTC), documents=documents, files=files, fenced=fenced,
+            run_id=run_id,
+            attempt=attempt,
+            ingest_date=day,
+            base_version=base,
+            created_at=datetime.now(UTC),
+            documents=documents,
+            files=files,
+            fenced=fenced,
         )
 
     def _discard(self, manifest: RunManifest) -> None:
@@ -380,7 +398,9 @@ class DatasetStore:
         while True:
             keep = _fresh(outcomes, entries, base)
             # Published by an overlapping run: those checkpoints are done with.
-            self._clear_checkpoints({o.document_id for o in outcomes} - {o.document_id for o in keep})
+            self._clear_checkpoints(
+                {o.document_id for o in outcomes} - {o.document_id for o in keep}
+            )
             if not keep and not fenced:
                 return None
             tables = to_tables(keep) if keep else None
@@ -398,8 +418,11 @@ class DatasetStore:
             while True:
                 version = _head(entries) + 1
                 committed = manifest.model_copy(
-                    update={"state": "committed", "version": version,
-                            "committed_at": datetime.now(UTC)}
+                    update={
+                        "state": "committed",
+                        "version": version,
+                        "committed_at": datetime.now(UTC),
+                    }
                 )
                 if create_exclusive(
                     self.fs, self._log_path(version), committed.model_dump_json(indent=2).encode()
@@ -449,8 +472,12 @@ class DatasetStore:
             outcomes = [staged[d] for d in manifest.documents if d in staged]
             # Fence first: the dead attempt's files may go only once the log says it is dead.
             result = self._publish(
-                manifest.run_id, outcomes, manifest.ingest_date, manifest.base_version,
-                entries, fenced=[manifest.attempt],
+                manifest.run_id,
+                outcomes,
+                manifest.ingest_date,
+                manifest.base_version,
+                entries,
+                fenced=[manifest.attempt],
             )
             entries = self._log()
             self._discard(manifest)
@@ -485,7 +512,9 @@ class DatasetStore:
         base = SCHEMAS[dataset]
         full = pa.schema([*base, *PARTITIONING], metadata=base.metadata)
         filesystem: pafs.FileSystem = (
-            pafs.LocalFileSystem() if self._local else pafs.PyFileSystem(pafs.FSSpecHandler(self.fs))
+            pafs.LocalFileSystem()
+            if self._local
+            else pafs.PyFileSystem(pafs.FSSpecHandler(self.fs))
         )
         return ds.dataset(
             paths,

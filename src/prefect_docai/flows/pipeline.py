@@ -92,7 +92,9 @@ def estimate_credits(page_count: int, options: BatchOptions) -> tuple[int, int]:
     return lowest, highest
 
 
-def _idempotency_key(document_id: str, tool: str, start: int, end: int, params: dict[str, str]) -> str:
+def _idempotency_key(
+    document_id: str, tool: str, start: int, end: int, params: dict[str, str]
+) -> str:
     """The same logical request in a later run maps to the same job on the service."""
     blob = json.dumps([document_id, tool, start, end, sorted(params.items())])
     return hashlib.sha256(blob.encode()).hexdigest()
@@ -109,6 +111,9 @@ class DocumentPipeline:
         self.client = client
         self.options = options
         self.store = store
+        self.checkpoints: dict[str, set[str]] = {}
+        """Per document, the keys of its job checkpoints this pipeline wrote or read: what
+        ``DatasetStore.clear_jobs`` deletes by name once the document is staged."""
 
     async def _run(
         self,
@@ -133,6 +138,7 @@ class DocumentPipeline:
         if self.store is not None:
             staged = await asyncio.to_thread(self.store.staged_job, document_id, key)
             if staged is not None:
+                self.checkpoints.setdefault(document_id, set()).add(key)
                 return staged
         try:
             job = await self.client.run_tool(
@@ -174,6 +180,7 @@ class DocumentPipeline:
             ) from exc
         if self.store is not None:
             await asyncio.to_thread(self.store.stage_job, document_id, key, job)
+            self.checkpoints.setdefault(document_id, set()).add(key)
         return job
 
     async def process(self, file: SourceFile, data: bytes, document_id: str) -> DocumentOutcome:
@@ -278,7 +285,9 @@ class DocumentPipeline:
         else:
             first = piece
             if end > start:
-                first = await asyncio.to_thread(cut_pages, data, media_type, start, start, page_count)
+                first = await asyncio.to_thread(
+                    cut_pages, data, media_type, start, start, page_count
+                )
             await self._classify(outcome, segment, first, name)
 
         tools = self.options.tools_for(segment.document_type)
@@ -321,9 +330,7 @@ class DocumentPipeline:
         piece: bytes,
         name: str,
     ) -> JobResult | None:
-        language = (
-            self.options.language_hint if tool in (Tool.ICR, Tool.TABLE_EXTRACTION) else None
-        )
+        language = self.options.language_hint if tool in (Tool.ICR, Tool.TABLE_EXTRACTION) else None
         try:
             return await self._run(
                 tool,

@@ -177,7 +177,8 @@ async def process_file(name: str, batch: _Batch, file: SourceFile) -> str:
 
     await asyncio.to_thread(batch.store.stage, outcome)
     # The staged outcome holds every job's result now: its job checkpoints are done.
-    await asyncio.to_thread(batch.store.clear_jobs, document_id)
+    keys = pipeline.checkpoints.pop(document_id, set())
+    await asyncio.to_thread(batch.store.clear_jobs, document_id, keys)
     _record(batch, outcome)
     payload: dict[str, Any] = {
         "run_id": batch.run_id,
@@ -191,9 +192,7 @@ async def process_file(name: str, batch: _Batch, file: SourceFile) -> str:
     event = "docai.document.failed" if outcome.status == "failed" else "docai.document.processed"
     emit_event(event, resource=_resource(document_id, file), payload=payload)
     if outcome.errors:
-        logger.warning(
-            "%s: %s (%s)", file.name, outcome.status, "; ".join(payload["errors"])
-        )
+        logger.warning("%s: %s (%s)", file.name, outcome.status, "; ".join(payload["errors"]))
     return outcome.status
 
 
@@ -264,7 +263,6 @@ def process_documents(
     return run_coro_as_sync(_process_batch(source, destination, credentials, options))
 
 
-
 async def _process_batch(
     source: str, destination: str, credentials: str | None, options: BatchOptions
 ) -> BatchSummary:
@@ -300,7 +298,10 @@ async def _process_batch(
     )
     logger.info(
         "%d file(s) in %s; %d already in the ledger, %d checkpointed",
-        len(files), source, len(ledger), len(checkpointed),
+        len(files),
+        source,
+        len(ledger),
+        len(checkpointed),
     )
 
     if options.dry_run:
@@ -348,8 +349,14 @@ async def _process_batch(
     logger.info(
         "done in %.1f s: %d processed, %d partial, %d failed, %d skipped, %d resumed, "
         "%d deferred, %d credits",
-        summary.wall_seconds, summary.processed, summary.partial, summary.failed,
-        summary.skipped, summary.resumed, summary.deferred, summary.credits_used,
+        summary.wall_seconds,
+        summary.processed,
+        summary.partial,
+        summary.failed,
+        summary.skipped,
+        summary.resumed,
+        summary.deferred,
+        summary.credits_used,
     )
     if summary.failed_files:
         logger.warning("failed: %s", ", ".join(sorted(summary.failed_files)))
