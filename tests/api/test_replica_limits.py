@@ -30,7 +30,10 @@ def replicas(
         "token_failures_per_second": 0.2,
     }
     data_dir = tmp_path / "shared"  # one storage folder and signing key for both
-    with EmbeddedService(data_dir, **common) as first, EmbeddedService(data_dir, **common) as second:
+    with (
+        EmbeddedService(data_dir, **common) as first,
+        EmbeddedService(data_dir, **common) as second,
+    ):
         yield first, second
 
 
@@ -77,7 +80,9 @@ def test_owners_take_turns_across_replicas(
         backlog = []
         for i in range(6):
             api = heavy[i % 2]
-            while (response := api.upload("ToolICR", documents.pdf(f"SLEEP 3 #{i}"))).status_code == 429:
+            while (
+                response := api.upload("ToolICR", documents.pdf(f"SLEEP 3 #{i}"))
+            ).status_code == 429:
                 time.sleep(0.2)
             assert response.status_code == 201, response.text
             backlog.append(response.json()["jobId"])
@@ -100,3 +105,51 @@ def test_owners_take_turns_across_replicas(
     finally:
         for api in [*heavy, light]:
             api.close()
+
+
+@pytest.fixture
+def bursty_replicas(
+    postgres: PostgresServer, database: str, tmp_path: Path
+) -> Iterator[tuple[EmbeddedService, ...]]:
+    common: dict[str, Any] = {
+        "workers": 1,
+        "engines": ENGINES,
+        "database_url": postgres.url(database),
+        "upload_rate_per_second": 0.5,
+        "upload_burst": 2,
+    }
+    data_dir = tmp_path / "shared"
+    with (
+        EmbeddedService(data_dir, **common) as first,
+        EmbeddedService(data_dir, **common) as second,
+    ):
+        yield first, second
+
+
+def test_an_upload_burst_is_one_across_replicas(
+    bursty_replicas: tuple[EmbeddedService, ...],
+) -> None:
+    """Burst 2 at 0.5/s: two uploads at once, one at each replica, are both accepted (two
+    workers sharing a client id do not collide); a third within 4 s is refused at either,
+    with the wait until the older of the two leaves the window, the same average rate."""
+    first, second = bursty_replicas
+    creds = first.create_client("bursty", credits=100)
+    one, two = Api(first, creds), Api(second, creds)
+    try:
+        assert one.upload("ToolICR", documents.pdf("a")).status_code == 201
+        assert two.upload("ToolICR", documents.pdf("b")).status_code == 201
+        accepted = time.monotonic()
+        for api in (one, two):
+            refused = api.upload("ToolICR", documents.pdf("c"))
+            assert refused.status_code == 429, refused.text
+            assert problem(refused)["code"] == "rate_limited"
+            assert 1 <= int(refused.headers["retry-after"]) <= 4
+        # The window is burst / rate = 4 s: past it, the next two, and no third.
+        while time.monotonic() - accepted < 4.2:
+            time.sleep(0.1)
+        assert two.upload("ToolICR", documents.pdf("d")).status_code == 201
+        assert one.upload("ToolICR", documents.pdf("e")).status_code == 201
+        assert two.upload("ToolICR", documents.pdf("f")).status_code == 429
+    finally:
+        one.close()
+        two.close()

@@ -30,6 +30,7 @@ from prefect_docai.models.tools import Tool
 from prefect_docai.server import batches, jobstore, storage
 from prefect_docai.server.db import JobFileRow, JobRow, utcnow
 from prefect_docai.server.diskspace import is_disk_full
+from prefect_docai.server.jobwake import JobListener
 from prefect_docai.server.resources import Resources
 from prefect_docai.server.workers import WorkerCrashed, WorkOutcome
 
@@ -61,6 +62,7 @@ class JobRunner:
         self._leased_lock = threading.Lock()
         self._halt = threading.Event()
         self._heartbeat: threading.Thread | None = None
+        self._listener: JobListener | None = None
 
     # --- lifecycle -------------------------------------------------------------------
 
@@ -74,6 +76,9 @@ class JobRunner:
         )
         self._heartbeat.start()
         self._loops = [asyncio.create_task(self._dispatch_loop(), name="docai-dispatch")]
+        if self.resources.db.is_postgresql:
+            # Jobs other replicas queue wake this runner at once (jobwake.py).
+            self._listener = JobListener(self.resources.db.url, self.resources.job_wake).start()
 
     def notify(self) -> None:
         self._wake.set()
@@ -89,6 +94,8 @@ class JobRunner:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self._halt.set()
+        if self._listener is not None:
+            await _in_thread(self._listener.stop)
         if self._heartbeat is not None:
             await _in_thread(self._heartbeat.join, 30.0)
         await _in_thread(self._release_own_jobs)
@@ -98,7 +105,7 @@ class JobRunner:
     async def _dispatch_loop(self) -> None:
         guard = self.resources.storage_guard
         while True:
-            pause = 0.5
+            pause = self.settings.job_poll_seconds
             try:
                 await _in_thread(self.requeue_expired_leases)
                 free = self.settings.workers - len(self._running)
@@ -149,7 +156,8 @@ class JobRunner:
                 # replica may have taken its jobs over (their completion here is refused).
                 log.warning(
                     "job leases renewed %.1f s after the last renewal (lease %g s)",
-                    now - last, self.settings.job_lease_seconds,
+                    now - last,
+                    self.settings.job_lease_seconds,
                 )
             last = now
             try:
@@ -196,7 +204,9 @@ class JobRunner:
     def _renew_leases(self) -> None:
         leased = self._held()
         if leased:
-            jobstore.renew_leases(self.resources.db, self.resources.instance_id, leased, self._lease)
+            jobstore.renew_leases(
+                self.resources.db, self.resources.instance_id, leased, self._lease
+            )
 
     def requeue_expired_leases(self) -> None:
         """Jobs whose runner died: back to the queue, or failed after too many attempts."""
@@ -274,13 +284,15 @@ class JobRunner:
         try:
             outcome = await self.resources.pool.run(engine, data, options, timeout)
             if outcome.ok and outcome.partial:
-                await _in_thread(batches.store, self.resources.blobs, job_id, claim.first,
-                                 claim.last, outcome)
+                await _in_thread(
+                    batches.store, self.resources.blobs, job_id, claim.first, claim.last, outcome
+                )
                 if claim.last < claim.page_count:
                     await _in_thread(self._next_batch, job_id, claim.last)
                     return
-                parts = await _in_thread(batches.load, self.resources.blobs, job_id,
-                                         claim.page_count)
+                parts = await _in_thread(
+                    batches.load, self.resources.blobs, job_id, claim.page_count
+                )
                 outcome = await self.resources.pool.merge(engine, data, parts, options, timeout)
         except WorkerCrashed as exc:
             if job.attempts >= self.settings.max_job_attempts:

@@ -34,6 +34,10 @@ from prefect_docai.server.db import (
     utcnow,
 )
 
+JOBS_CHANNEL = "docai_jobs"
+"""PostgreSQL: notified in the transaction that queues a job, so every replica's listener
+(``server/jobwake.py``) wakes its runner when it commits."""
+
 ENDED = ("succeeded", "failed")
 LIVE = ("queued", "processing")
 _CHUNK = 500  # ids per IN (…) query
@@ -81,17 +85,24 @@ def find_by_idempotency_key(db: Database, client_id: str, key: str) -> JobRow | 
         )
 
 
-def upload_wait(db: Database, client_id: str, tool: str, interval: float) -> float:
-    """Seconds until ``client_id`` may upload to ``tool`` again (0: now): uploads are
-    ``interval`` seconds apart, counted from the latest accepted one."""
+def upload_wait(db: Database, client_id: str, tool: str, interval: float, burst: int = 1) -> float:
+    """Seconds until ``client_id`` may upload to ``tool`` again (0: now): at most ``burst``
+    accepted uploads in any ``burst × interval`` seconds (``burst`` 1: uploads ``interval``
+    seconds apart), counted from the accepted ones."""
     with db.engine.connect() as connection:
-        latest = connection.scalar(_latest_upload(client_id, tool))
-    return _wait(latest, interval)
+        oldest = connection.scalar(_window_start(client_id, tool, burst))
+    return _wait(oldest, burst * interval)
 
 
-def _latest_upload(client_id: str, tool: str) -> Any:
-    return select(func.max(JobRow.created_at)).where(
-        JobRow.client_id == client_id, JobRow.tool == tool
+def _window_start(client_id: str, tool: str, burst: int) -> Any:
+    """The ``burst``-th latest upload of the client and tool (the index
+    ``ix_jobs_client_tool_created`` serves it)."""
+    return (
+        select(JobRow.created_at)
+        .where(JobRow.client_id == client_id, JobRow.tool == tool)
+        .order_by(JobRow.created_at.desc())
+        .offset(max(1, burst) - 1)
+        .limit(1)
     )
 
 
@@ -104,12 +115,17 @@ def _wait(latest: datetime | None, interval: float) -> float:
 
 
 def charge_and_insert(
-    db: Database, job: JobRow, *, interval: float = 0.0, mail_quota: int | None = None
+    db: Database,
+    job: JobRow,
+    *,
+    interval: float = 0.0,
+    burst: int = 1,
+    mail_quota: int | None = None,
 ) -> None:
     """Reserve ``job.credits_charged`` from its client and insert the queued job, in one
     transaction. Raises ``accounts.UnknownClientError`` (client gone or revoked),
-    :class:`InsufficientCredits`, :class:`RateLimited` (an accepted upload of the same
-    client and tool less than ``interval`` seconds ago), :class:`MailQuotaExceeded` (a job
+    :class:`InsufficientCredits`, :class:`RateLimited` (``burst`` accepted uploads of the
+    same client and tool in the last ``burst × interval`` seconds), :class:`MailQuotaExceeded` (a job
     with ``email`` past the account's ``mail_quota`` in 24 hours), or
     :class:`IdempotencyKeyTaken` when a concurrent upload with the same key won.
 
@@ -123,12 +139,14 @@ def charge_and_insert(
             balance = accounts.charge(session, job.client_id, price)
             if balance is not None:
                 raise InsufficientCredits(balance)
-            wait = _wait(session.scalar(_latest_upload(job.client_id, job.tool)), interval)
+            oldest = session.scalar(_window_start(job.client_id, job.tool, burst))
+            wait = _wait(oldest, burst * interval)
             if wait > 0:
                 raise RateLimited(wait)
             if job.email is not None and mail_quota is not None:
                 _check_mail_quota(session, job.client_id, mail_quota)
             session.add(job)
+            _notify_queued(db, session)
     except IntegrityError as exc:
         if job.idempotency_key is None:
             raise
@@ -294,15 +312,21 @@ def claim_next(
         epoch = now.timestamp()
         insert = postgresql.insert if db.is_postgresql else sqlite.insert
         statement = insert(OwnerTurnRow).values(owner=account, turn_at=epoch + work)
-        later = case(
-            (OwnerTurnRow.turn_at > epoch, OwnerTurnRow.turn_at), else_=epoch
-        )
+        later = case((OwnerTurnRow.turn_at > epoch, OwnerTurnRow.turn_at), else_=epoch)
         session.execute(
             statement.on_conflict_do_update(
                 index_elements=[OwnerTurnRow.owner], set_={"turn_at": later + work}
             )
         )
         return Claim(str(job_id), int(pages), int(cost), first, last)
+
+
+def _notify_queued(db: Database, session: Session) -> None:
+    """A job is queued in ``session``'s transaction: on PostgreSQL, tell every replica's
+    listener when it commits (nothing is sent if it rolls back). SQLite has no other
+    process to tell that polling would not reach."""
+    if db.is_postgresql:
+        session.execute(select(func.pg_notify(JOBS_CHANNEL, "")))
 
 
 def batch_done(db: Database, job_id: str, owner: str, pages_done: int) -> bool:
@@ -322,7 +346,10 @@ def batch_done(db: Database, job_id: str, owner: str, pages_done: int) -> bool:
             )
             .execution_options(synchronize_session=False)
         )
-    return getattr(result, "rowcount", 0) == 1
+        done = getattr(result, "rowcount", 0) == 1
+        if done:
+            _notify_queued(db, session)
+    return done
 
 
 def forget_turns(db: Database) -> int:
@@ -365,9 +392,11 @@ def _to_queue(db: Database, *where: ColumnElement[bool], refund_attempt: bool) -
     if refund_attempt:
         values["attempts"] = JobRow.attempts - 1
     with db.transaction() as session:
-        session.execute(
+        result = session.execute(
             update(JobRow).where(JobRow.status == "processing", *where).values(**values)
         )
+        if getattr(result, "rowcount", 0):
+            _notify_queued(db, session)
 
 
 def requeue_expired(db: Database, job_id: str, now: datetime) -> None:

@@ -50,6 +50,11 @@ class Settings(BaseSettings):
     upload_rate_per_second: float = Field(default=1.0, gt=0)
     """Accepted uploads per second per client and tool, counted in the database (every
     replica sees the same count); a refused upload (bad input, no credits) does not count."""
+    upload_burst: int = Field(default=1, ge=1)
+    """Uploads of a client and tool accepted at once: at most ``upload_burst`` in any
+    ``upload_burst / upload_rate_per_second`` seconds (1: uploads ``1/rate`` apart). Set it
+    to the number of processes that share one client id and pace themselves independently
+    (e.g. Dask workers), so that two uploads arriving close together are not refused."""
     max_pages_per_job: int = Field(default=2000, ge=1)
     """Pages one upload may have; more → 400 ``too_many_pages``, nothing charged."""
     big_job_pages: int = Field(default=20, ge=1)
@@ -100,6 +105,9 @@ class Settings(BaseSettings):
     """Delay before the first mail retry; doubles per attempt."""
     job_lease_seconds: float = Field(default=30.0, gt=0)
     """A processing job whose owner stopped renewing it this long is requeued (crash recovery)."""
+    job_poll_seconds: float = Field(default=0.5, gt=0)
+    """Idle job runners look for queued jobs this often. On PostgreSQL a job queued on any
+    replica also wakes every replica's runner at once (LISTEN/NOTIFY, ``jobwake.py``)."""
     job_timeout: float = Field(default=900.0, gt=0)
     max_job_attempts: int = Field(default=3, ge=1)
     retry_after: int = Field(default=2, ge=1)

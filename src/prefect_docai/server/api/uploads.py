@@ -242,6 +242,7 @@ def _insert_job(
             resources.db,
             job,
             interval=1.0 / settings.upload_rate_per_second,
+            burst=settings.upload_burst,
             mail_quota=settings.mail_quota,
         )
     except jobstore.RateLimited as exc:
@@ -377,7 +378,12 @@ async def admit(
         # upload's transaction (a replay with an Idempotency-Key is not new work).
         interval = 1.0 / resources.settings.upload_rate_per_second
         wait = await run_in_threadpool(
-            jobstore.upload_wait, resources.db, client_id, tool.value, interval
+            jobstore.upload_wait,
+            resources.db,
+            client_id,
+            tool.value,
+            interval,
+            resources.settings.upload_burst,
         )
         if wait > 0:
             raise _rate_limited(resources, wait)
