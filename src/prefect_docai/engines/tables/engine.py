@@ -17,6 +17,7 @@ from prefect_docai.engines.tables.export import csv_output, to_result
 from prefect_docai.engines.tables.geometry import Box, PageInput, PointWord, Ruling
 from prefect_docai.engines.tables.grid import GridTable, fill_cells
 from prefect_docai.engines.tables.lattice import find_ruled_tables
+from prefect_docai.engines.tables.regions import RegionModel, load_region_model, region_features
 from prefect_docai.engines.tables.rulings import raster_segments, vector_segments
 from prefect_docai.engines.tables.stream import find_stream_tables
 from prefect_docai.engines.tables.structure import (
@@ -40,20 +41,9 @@ class TableEngine:
     tool = Tool.TABLE_EXTRACTION
 
     def run(self, data: bytes, options: EngineOptions) -> EngineOutput:
-        with load_document(data, languages=options.languages, dpi=OCR_DPI) as document:
-            document.prefetch()
-            pages = [_page_input(document, page) for page in document.pages]
-            vector = _vector_rulings(document, pages)
-            tables: list[GridTable] = []
-            for page_input in pages:
-                if page_input.number in vector:
-                    page_input.segments, page_input.fills = vector[page_input.number]
-                else:
-                    page_input.segments = _raster_rulings(document.page(page_input.number))
-                if page_input.ocr:
-                    page_input.words = strip_rule_glyphs(page_input.words, page_input.segments)
-                tables.extend(find_tables(page_input))
-            page_count = document.page_count
+        found, page_count = page_candidates(data, options)
+        pages = [page for page, _ in found]
+        tables = [t for page, candidates in found for t in keep_tables(candidates, page)]
         warnings: list[str] = []
         threshold = normalize_threshold(options.threshold)
         if threshold is not None:
@@ -71,6 +61,38 @@ class TableEngine:
         if not options.output_formats or "CSV" in options.output_formats:
             files.append(csv_output(result))
         return EngineOutput(result=result, page_count=page_count, files=files, warnings=warnings)
+
+
+def page_candidates(
+    data: bytes, options: EngineOptions
+) -> tuple[list[tuple[PageInput, list[GridTable]]], int]:
+    """Every page and the candidate tables the rules find on it, and the page count."""
+    out: list[tuple[PageInput, list[GridTable]]] = []
+    with load_document(data, languages=options.languages, dpi=OCR_DPI) as document:
+        document.prefetch()
+        pages = [_page_input(document, page) for page in document.pages]
+        vector = _vector_rulings(document, pages)
+        for page_input in pages:
+            if page_input.number in vector:
+                page_input.segments, page_input.fills = vector[page_input.number]
+            else:
+                page_input.segments = _raster_rulings(document.page(page_input.number))
+            if page_input.ocr:
+                page_input.words = strip_rule_glyphs(page_input.words, page_input.segments)
+            out.append((page_input, find_tables(page_input)))
+        page_count = document.page_count
+    return out, page_count
+
+
+def keep_tables(
+    candidates: list[GridTable], page: PageInput, model: RegionModel | None = None
+) -> list[GridTable]:
+    """The candidates the region model takes for tables (all of them without a model)."""
+    model = model or load_region_model()
+    if model is None:
+        return candidates
+    n = len(candidates)
+    return [t for t in candidates if model.is_table(region_features(t, page, n))]
 
 
 def _page_input(document: Document, page: Page) -> PageInput:

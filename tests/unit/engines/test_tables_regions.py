@@ -1,0 +1,74 @@
+"""The table-region features and the JSON tree model that scores them."""
+
+from __future__ import annotations
+
+from prefect_docai.engines.page.model import Word
+from prefect_docai.engines.tables.engine import find_tables, keep_tables
+from prefect_docai.engines.tables.geometry import Box, PageInput, PointWord
+from prefect_docai.engines.tables.regions import (
+    FEATURE_NAMES,
+    RegionModel,
+    region_features,
+)
+
+
+def _word(text: str, x: float, y: float) -> PointWord:
+    w = 5.0 * len(text)
+    return PointWord(Word(text, (0.0, 0.0, 0.0, 0.0), 1.0), Box(x, y, x + w, y + 9))
+
+
+def _numeric_page() -> PageInput:
+    words = []
+    for r, label in enumerate(["Region", "North", "South", "East", "West", "Total"]):
+        y = 100 + 14 * r
+        words.append(_word(label, 60, y))
+        for c in range(3):
+            words.append(_word("2021" if r == 0 else f"{r * 13 + c}.{c}", 200 + 90 * c, y))
+    return PageInput(1, 595, 842, words)
+
+
+def _feature(table_features: list[float], name: str) -> float:
+    return table_features[FEATURE_NAMES.index(name)]
+
+
+def test_numeric_grid_features() -> None:
+    page = _numeric_page()
+    (table,) = find_tables(page)
+    feats = region_features(table, page)
+    assert len(feats) == len(FEATURE_NAMES)
+    assert _feature(feats, "numeric_share") > 0.6
+    assert _feature(feats, "numeric_cols") >= 0.75
+    assert _feature(feats, "min_gap_em") > 1.0
+    assert _feature(feats, "wordy_cells") == 0.0
+    assert _feature(feats, "ruled") == 0.0
+
+
+def _stump(feature: str, threshold: float, below: float, above: float) -> dict[str, object]:
+    return {
+        "feature": [FEATURE_NAMES.index(feature), -2, -2],
+        "threshold": [threshold, -2.0, -2.0],
+        "left": [1, -1, -1],
+        "right": [2, -1, -1],
+        "value": [0.0, below, above],
+    }
+
+
+def test_tree_model_scores_and_filters() -> None:
+    model = RegionModel.from_json(
+        {
+            "features": list(FEATURE_NAMES),
+            "init": 0.0,
+            "learning_rate": 1.0,
+            "threshold": 0.5,
+            "trees": [_stump("numeric_share", 0.3, -3.0, 3.0)],
+        }
+    )
+    page = _numeric_page()
+    tables = find_tables(page)
+    feats = region_features(tables[0], page)
+    assert model.probability(feats) > 0.9
+    assert keep_tables(tables, page, model) == tables
+    x = list(feats)
+    x[FEATURE_NAMES.index("numeric_share")] = 0.1
+    assert model.probability(x) < 0.1
+    assert not model.is_table(x)

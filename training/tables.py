@@ -1,0 +1,314 @@
+"""Train the table-region scorer (``engines/data/table_regions.json``): is a candidate a table?
+
+    OMP_THREAD_LIMIT=1 nice -n 10 .venv/bin/python -m training.tables \
+        [--corpus ../shared/corpus] [--generated 300] [--scanned 60] [--out PATH]
+
+Data: every candidate region the rule finders (``engines.tables``) propose on
+
+* the visible corpus tables (ICDAR 2013 ``competition-dataset-eu`` and ``-us`` pages, the
+  tabula-java fixtures), born-digital and rasterized (the pages that hold tables, 200 dpi
+  grey through ``samples.degrade``: skew <= 0.7 degrees, blur, noise);
+* generated table pages (``samples.tables``: seeds ``0..--generated-1`` born-digital, the
+  first ``--scanned`` of them also scanned), including the no-table trap pages.
+
+A candidate is a table (label 1) when it matches a truth table on its page by the
+benchmark's detection rule (intersection >= 60 % of the smaller box, IoU >= 0.2); on the
+tabula fixtures, whose truth has no box and covers one table per file, a candidate is a
+table when its cells match a truth table (cell F1 >= 0.5) and is left out of training
+otherwise (other tables on those pages are not annotated). Each source weighs the same.
+
+Model: scikit-learn gradient boosting (fixed seed, no subsampling), exported as plain JSON
+trees (``engines.tables.regions.RegionModel``); the export is checked against scikit-learn's
+own probabilities. Same data, same bytes: train twice and compare the sha256.
+
+``benchmarks/tables_cv.py`` uses the same collection and fit per fold.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import pickle
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from benchmarks.tables import Doc, GtTable, _overlap, cell_counts, corpus_dir, f1, load_corpus
+
+from prefect_docai.engines.pluginspec import EngineOptions
+from prefect_docai.engines.tables.engine import page_candidates
+from prefect_docai.engines.tables.geometry import PageInput
+from prefect_docai.engines.tables.grid import GridTable
+from prefect_docai.engines.tables.regions import FEATURE_NAMES, MODEL_FILE, region_features
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_OUT = ROOT / "src" / "prefect_docai" / "engines" / "data" / MODEL_FILE
+CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "prefect-docai" / "tables"
+SCAN_DPI = 200
+Grid = list[list[str]]
+Box = tuple[float, float, float, float]
+
+
+@dataclass
+class Candidate:
+    page: int
+    box: Box
+    grid: Grid
+    features: list[float]
+    label: int  # 1 table, 0 not, -1 unknown (left out of training)
+
+
+@dataclass
+class DocRun:
+    doc: Doc
+    source: str
+    group: str
+    """Documents of one group (a corpus file, a generated seed) share a fold."""
+    mode: str  # pdf | scan
+    boxed: bool
+    """Truth lists every table of the scored pages with its box (ICDAR, generated)."""
+    candidates: list[Candidate] = field(default_factory=list)
+    seconds: float = 0.0
+    pages: int = 0
+
+
+def _engine_key() -> str:
+    src = ROOT / "src" / "prefect_docai" / "engines"
+    parts = sorted((src / "tables").glob("*.py")) + sorted((src / "page").glob("*.py"))
+    digest = hashlib.sha256()
+    for path in parts:
+        if path.name == "regions.py":
+            continue
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _grid(table: GridTable) -> Grid:
+    grid = [["" for _ in range(table.n_cols)] for _ in range(table.n_rows)]
+    for c in table.cells:
+        if c.row < table.n_rows and c.col < table.n_cols:
+            grid[c.row][c.col] = c.text
+    return grid
+
+
+def _extract(
+    data: bytes, key: str, cache: bool
+) -> tuple[list[tuple[PageInput, list[GridTable]]], float]:
+    path = CACHE / _engine_key() / f"{key}.pickle"
+    if cache and path.exists():
+        with path.open("rb") as fh:
+            found, seconds = pickle.load(fh)
+        return found, seconds
+    options = EngineOptions(languages=("eng",), output_formats=("JSON",))
+    t0 = time.process_time()
+    found, _ = page_candidates(data, options)
+    seconds = time.process_time() - t0
+    if cache:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("wb") as fh:
+            pickle.dump((found, seconds), fh)
+    return found, seconds
+
+
+def label(run: DocRun, page: int, box: Box, grid: Grid) -> int:
+    if run.boxed:
+        for t in run.doc.tables:
+            if t.page == page and t.bbox is not None:
+                ov, iou = _overlap(t.bbox, box)
+                if ov >= 0.6 and iou >= 0.2:
+                    return 1
+        return 0
+    for t in run.doc.tables:
+        if f1(*cell_counts(t.grid, grid))[2] >= 0.5:
+            return 1
+    return -1
+
+
+def _sub_pdf(path: Path, pages: list[int]) -> bytes:
+    import io
+
+    import pypdfium2 as pdfium
+
+    src = pdfium.PdfDocument(str(path))
+    out = pdfium.PdfDocument.new()
+    try:
+        out.import_pages(src, [p - 1 for p in pages])
+        buf = io.BytesIO()
+        out.save(buf)
+        return buf.getvalue()
+    finally:
+        out.close()
+        src.close()
+
+
+def visible_runs(corpus: Path, modes: tuple[str, ...], cache: bool = True) -> list[DocRun]:
+    from prefect_docai.samples import degrade
+
+    manifest = json.loads((corpus / "manifest.json").read_text())
+    source_of = {}
+    for entry in manifest["documents"]:
+        path = entry["source"]["path"]
+        source_of[entry["id"]] = (
+            "icdar-eu" if "dataset-eu" in path else "icdar-us" if "dataset-us" in path else "tabula"
+        )
+    runs: list[DocRun] = []
+    for doc in load_corpus(corpus):
+        source = source_of[doc.id]
+        boxed = source != "tabula"
+        for mode in modes:
+            if mode == "pdf":
+                pages = list(range(1, doc.pages + 1))
+                found, seconds = _extract(doc.path.read_bytes(), f"{doc.id}-pdf", cache)
+                mapping = {i: i for i in pages}
+            else:
+                pages = sorted({t.page for t in doc.tables if t.page is not None}) or list(
+                    range(1, doc.pages + 1)
+                )
+                seed = int(hashlib.sha256(doc.id.encode()).hexdigest()[:8], 16)
+                data = degrade(_sub_pdf(doc.path, pages), seed=seed, dpi=SCAN_DPI, rotate=0.7)
+                found, seconds = _extract(data, f"{doc.id}-scan", cache)
+                mapping = {i: p for i, p in enumerate(pages, start=1)}
+            run = DocRun(doc, source, doc.id, mode, boxed, seconds=seconds, pages=len(pages))
+            _add_candidates(run, found, mapping)
+            runs.append(run)
+    return runs
+
+
+def generated_runs(count: int, scanned: int, directory: Path, cache: bool = True) -> list[DocRun]:
+    from prefect_docai.samples.tables import table_page
+
+    runs: list[DocRun] = []
+    for seed in range(count):
+        modes = ("pdf", "scan") if seed < scanned else ("pdf",)
+        for mode in modes:
+            page = table_page(seed, scanned=mode == "scan")
+            path = directory / f"gen-{seed}-{mode}.pdf"
+            path.write_bytes(page.pdf)
+            tables = [
+                GtTable(f"gen-{seed}", t.page, t.bbox, [list(r) for r in t.grid])
+                for t in page.tables
+            ]
+            doc = Doc(f"gen-{seed}-{mode}", path, 1, tables, [(page.width, page.height)])
+            found, seconds = _extract(page.pdf, f"gen-{seed}-{mode}", cache)
+            run = DocRun(doc, "generated", f"gen-{seed}", mode, True, seconds=seconds, pages=1)
+            _add_candidates(run, found, {1: 1})
+            runs.append(run)
+    return runs
+
+
+def _add_candidates(
+    run: DocRun, found: list[tuple[PageInput, list[GridTable]]], mapping: dict[int, int]
+) -> None:
+    for page, tables in found:
+        number = mapping.get(page.number, page.number)
+        for t in tables:
+            box = (t.box.x0, t.box.y0, t.box.x1, t.box.y1)
+            grid = _grid(t)
+            feats = region_features(t, page, len(tables))
+            run.candidates.append(
+                Candidate(number, box, grid, feats, label(run, number, box, grid))
+            )
+
+
+def fit(runs: list[DocRun]) -> Any:
+    """A gradient-boosting classifier over the labelled candidates of ``runs`` (each source
+    weighing the same)."""
+    import numpy as np
+    from sklearn.ensemble import GradientBoostingClassifier
+
+    rows = [(c, r.source) for r in runs for c in r.candidates if c.label >= 0]
+    x = np.array([c.features for c, _ in rows], dtype=np.float64)
+    y = np.array([c.label for c, _ in rows], dtype=np.int64)
+    per_source: dict[str, int] = {}
+    for _, s in rows:
+        per_source[s] = per_source.get(s, 0) + 1
+    weight = np.array(
+        [len(rows) / (len(per_source) * per_source[s]) for _, s in rows], dtype=np.float64
+    )
+    model = GradientBoostingClassifier(
+        n_estimators=120, max_depth=3, learning_rate=0.1, subsample=1.0, random_state=0
+    )
+    model.fit(x, y, sample_weight=weight)
+    return model
+
+
+def export(model: Any, threshold: float = 0.5) -> dict[str, Any]:
+    import numpy as np
+
+    prior = float(model.init_.class_prior_[1])
+    trees = []
+    for est in model.estimators_[:, 0]:
+        t = est.tree_
+        trees.append(
+            {
+                "feature": [int(v) for v in t.feature],
+                "threshold": [float(v) for v in t.threshold],
+                "left": [int(v) for v in t.children_left],
+                "right": [int(v) for v in t.children_right],
+                "value": [float(v) for v in t.value[:, 0, 0]],
+            }
+        )
+    blob = {
+        "features": list(FEATURE_NAMES),
+        "init": float(np.log(prior / (1 - prior))),
+        "learning_rate": float(model.learning_rate),
+        "threshold": threshold,
+        "trees": trees,
+    }
+    return blob
+
+
+def check_export(model: Any, blob: dict[str, Any], runs: list[DocRun]) -> float:
+    """Largest difference between scikit-learn's and the exported model's probability."""
+    from prefect_docai.engines.tables.regions import RegionModel
+
+    ours = RegionModel.from_json(blob)
+    feats = [c.features for r in runs for c in r.candidates][:500]
+    if not feats:
+        return 0.0
+    theirs = model.predict_proba(feats)[:, 1]
+    return max(abs(ours.probability(f) - float(p)) for f, p in zip(feats, theirs, strict=True))
+
+
+def collect(
+    corpus: Path, generated: int, scanned: int, work: Path, cache: bool = True
+) -> list[DocRun]:
+    runs = visible_runs(corpus, ("pdf", "scan"), cache)
+    runs += generated_runs(generated, scanned, work, cache)
+    return runs
+
+
+def main() -> int:
+    import tempfile
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--corpus", type=Path, default=corpus_dir())
+    parser.add_argument("--generated", type=int, default=300)
+    parser.add_argument("--scanned", type=int, default=60)
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    parser.add_argument("--no-cache", action="store_true")
+    args = parser.parse_args()
+    os.environ.setdefault("OMP_THREAD_LIMIT", "1")
+    with tempfile.TemporaryDirectory(prefix="docai-train-tables-") as work:
+        runs = collect(args.corpus, args.generated, args.scanned, Path(work), not args.no_cache)
+    labelled = [c for r in runs for c in r.candidates if c.label >= 0]
+    print(
+        f"{len(runs)} document runs, {len(labelled)} labelled candidates, "
+        f"{sum(c.label for c in labelled)} tables"
+    )
+    model = fit(runs)
+    blob = export(model)
+    diff = check_export(model, blob, runs)
+    if diff > 1e-9:
+        raise SystemExit(f"exported model differs from scikit-learn's by {diff}")
+    text = json.dumps(blob, sort_keys=True, separators=(",", ":")) + "\n"
+    args.out.write_text(text, encoding="utf-8")
+    print(f"wrote {args.out} sha256 {hashlib.sha256(text.encode()).hexdigest()}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
