@@ -1,0 +1,105 @@
+"""benchmarks.receipts_cv: truth normalisation, strict scoring, merchant grouping and the
+OCR cache (on a temporary cache root, without Tesseract)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from benchmarks import receipts_cv as cv
+
+
+@pytest.mark.parametrize(
+    ("printed", "iso"),
+    [
+        ("25/12/2018", "2018-12-25"),
+        ("12-01-19", "2019-01-12"),
+        ("30 MAR 2018", "2018-03-30"),
+        ("05/JAN/2018", "2018-01-05"),
+        ("OCT 9, 2018", "2018-10-09"),
+        ("2018-04-12", "2018-04-12"),
+        ("20180412", "2018-04-12"),
+        ("(15/03/2018)", "2018-03-15"),
+        ("1/3/2018", "2018-03-01"),
+        ("32/01/2018", None),
+        ("", None),
+    ],
+)
+def test_truth_dates_become_iso_day_first(printed: str, iso: str | None) -> None:
+    assert cv.truth_date(printed) == iso
+
+
+def test_truth_totals() -> None:
+    assert cv.truth_total("RM 3.90") == "3.90"
+    assert cv.truth_total("$8.2") == "8.20"
+    assert cv.truth_total("1,007.50") == "1007.50"
+    assert cv.truth_total("") is None
+
+
+def test_strict_folds_case_and_space_only() -> None:
+    assert cv.strict("merchant", " Kedai  Maju\nSDN BHD ") == "kedai maju sdn bhd"
+    assert cv.strict("address", "NO 5, JALAN") != cv.strict("address", "NO 5 JALAN")
+    assert cv.loose("address", "NO 5, JALAN") == cv.loose("address", "NO 5 JALAN")
+    assert cv.strict("total", "6.5") == "6.50"
+
+
+def test_merchant_key_ignores_case_space_and_punctuation() -> None:
+    assert cv.merchant_key("99 SPEED MART S/B") == cv.merchant_key("99 Speed Mart S/B.")
+    assert cv.merchant_key("99 SPEED MART") != cv.merchant_key("99 SPEED MART S/B")
+
+
+def test_tally_counts_wrong_as_fp_and_fn_missing_as_fn() -> None:
+    tally = cv.Tally(cv.strict)
+    truth = {"merchant": "A", "address": "B", "date": "2018-01-01", "total": "1.00"}
+    tally.add(truth, {"merchant": "a", "address": None, "date": "2018-01-02", "total": "1.0"})
+    report = tally.report()
+    assert report["counts"]["merchant"] == [1, 0, 0]
+    assert report["counts"]["address"] == [0, 0, 1]
+    assert report["counts"]["date"] == [0, 1, 1]
+    assert report["counts"]["total"] == [1, 0, 0]
+    assert report["fields"]["date"] == 0.0 and report["all_four_right"] == 0.0
+    assert report["micro_f1"] == pytest.approx(2 * 2 / (2 * 2 + 1 + 2), abs=1e-4)
+
+
+def test_ocr_cache_is_keyed_by_image_and_version(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DOCAI_BENCH_CACHE", str(tmp_path))
+    calls: list[bytes] = []
+    page = {
+        "number": 1,
+        "aspect": 0.5,
+        "source": "ocr",
+        "words": [
+            ["TOTAL", [0.1, 0.1, 0.3, 0.12], 0.9, 0, 0, None, 1],
+            ["6.55", [0.7, 0.1, 0.8, 0.12], 0.95, 0, 0, None, 1],
+        ],
+    }
+
+    def fake_read(data: bytes) -> list[dict[str, object]]:
+        calls.append(data)
+        return [page]
+
+    monkeypatch.setattr(cv, "read_pages", fake_read)
+    assert cv.cached_pages(b"image", "v1") == [page]
+    assert cv.cached_pages(b"image", "v1") == [page]
+    assert calls == [b"image"]
+    cv.cached_pages(b"image", "v2")
+    cv.cached_pages(b"other", "v1")
+    assert len(calls) == 3
+    layouts = cv.layouts_of(cv.cached_pages(b"image", "v1"))
+    assert [row.text for row in layouts[0].rows] == ["TOTAL  6.55"]
+
+
+def test_ocr_version_changes_with_the_page_loader(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    engines = tmp_path / "src" / "prefect_docai" / "engines"
+    (engines / "page").mkdir(parents=True)
+    (engines / "receipt").mkdir()
+    for name in ("page/ocr.py", "receipt/image.py", "receipt/engine.py"):
+        (engines / name).write_text("x = 1\n")
+    monkeypatch.setattr(cv, "ROOT", tmp_path)
+    before = cv.ocr_version()
+    (engines / "page" / "ocr.py").write_text("x = 2\n")
+    assert cv.ocr_version() != before
