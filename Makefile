@@ -55,6 +55,7 @@ CORPUS ?= ../shared/corpus
 train: setup
 	$(BIN)/python -m training.classifier --corpus $(CORPUS)
 	$(BIN)/python -m training.splitter --corpus $(CORPUS)
+	$(BIN)/python -m training.tables --corpus $(CORPUS)
 
 # Re-pin every dependency to what is installed now (run after changing pyproject.toml).
 lock: $(STAMP)

@@ -3,7 +3,7 @@
 Run (from the repo root; scanned pages go through OCR, a few minutes on one core):
 
     OMP_THREAD_LIMIT=1 nice -n 10 .venv/bin/python -m benchmarks.tables_cv \
-        [--generated 300] [--scanned 60] [--folds 5] [--no-cache]
+        [--generated 300] [--scanned 150] [--folds 5] [--no-cache]
 
 Sources: ``icdar-eu`` and ``icdar-us`` (the visible ICDAR 2013 competition pages),
 ``tabula`` (the tabula-java fixtures) and ``generated`` (``samples.tables`` pages, seeds
@@ -162,7 +162,7 @@ def _row(score: CvScore) -> dict[str, Any]:
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--generated", type=int, default=300)
-    parser.add_argument("--scanned", type=int, default=60)
+    parser.add_argument("--scanned", type=int, default=150)
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--no-cache", action="store_true")
     args = parser.parse_args()

@@ -1,7 +1,11 @@
 """Train the table-region scorer (``engines/data/table_regions.json``): is a candidate a table?
 
     OMP_THREAD_LIMIT=1 nice -n 10 .venv/bin/python -m training.tables \
-        [--corpus ../shared/corpus] [--generated 300] [--scanned 60] [--out PATH]
+        [--corpus ../shared/corpus] [--generated 300] [--scanned 150] [--out PATH]
+
+The shipped ``table_regions.json`` is the output of exactly (repo root, defaults otherwise):
+
+    OMP_THREAD_LIMIT=1 .venv/bin/python -m training.tables --corpus /work/shared/corpus
 
 Data: every candidate region the rule finders (``engines.tables``) propose on
 
@@ -287,7 +291,7 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--corpus", type=Path, default=corpus_dir())
     parser.add_argument("--generated", type=int, default=300)
-    parser.add_argument("--scanned", type=int, default=60)
+    parser.add_argument("--scanned", type=int, default=150)
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--no-cache", action="store_true")
     args = parser.parse_args()

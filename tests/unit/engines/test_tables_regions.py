@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from prefect_docai.engines.page.model import Word
-from prefect_docai.engines.tables.engine import find_tables, keep_tables
+from prefect_docai.engines.pluginspec import EngineOptions
+from prefect_docai.engines.tables.engine import find_tables, keep_tables, page_candidates
 from prefect_docai.engines.tables.geometry import Box, PageInput, PointWord
+from prefect_docai.engines.tables.grid import GridTable
 from prefect_docai.engines.tables.regions import (
     FEATURE_NAMES,
     RegionModel,
+    load_region_model,
     region_features,
 )
+from prefect_docai.samples.tables import table_page
 
 
 def _word(text: str, x: float, y: float) -> PointWord:
@@ -72,3 +76,34 @@ def test_tree_model_scores_and_filters() -> None:
     x[FEATURE_NAMES.index("numeric_share")] = 0.1
     assert model.probability(x) < 0.1
     assert not model.is_table(x)
+
+
+def test_shipped_model_matches_features() -> None:
+    model = load_region_model()
+    assert model is not None, "engines/data/table_regions.json missing (python -m training.tables)"
+    assert model.features == FEATURE_NAMES
+    assert len(model.trees) >= 10
+
+
+def _candidates(seed: int, layout: str) -> tuple[PageInput, list[GridTable]]:
+    page = table_page(10_000 + seed, layout=layout)  # seeds the model never saw
+    found, _ = page_candidates(page.pdf, EngineOptions(output_formats=("JSON",)))
+    return found[0]
+
+
+def test_model_drops_false_tables_and_keeps_real_ones() -> None:
+    """On unseen trap pages (prose columns, lists, key-value blocks) the model drops most
+    of what the rules take for tables; on unseen one-table pages it keeps the tables."""
+    false_rules = false_kept = 0
+    for seed in range(12):
+        page, candidates = _candidates(seed, "no_table")
+        false_rules += len(candidates)
+        false_kept += len(keep_tables(candidates, page))
+    assert false_rules >= 4
+    assert false_kept <= false_rules // 3
+    real_rules = real_kept = 0
+    for seed in range(12):
+        page, candidates = _candidates(seed, "single")
+        real_rules += min(1, len(candidates))
+        real_kept += min(1, len(keep_tables(candidates, page)))
+    assert real_kept >= real_rules - 1

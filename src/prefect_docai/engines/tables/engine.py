@@ -2,8 +2,10 @@
 
 Per page: ruling lines (PDF vector graphics on born-digital pages, OpenCV line detection on
 the raster otherwise) give ruled grids; the words left over are searched for whitespace
-tables. Cell text always comes from the shared page model's words (text layer or the
-page's single OCR pass). Tables on consecutive pages with the same columns are tagged as
+tables. A learned region model (``regions.py``, ``engines/data/table_regions.json`` from
+``training/tables.py``) then drops candidates that are not tables (prose columns, lists,
+key-value blocks). Cell text always comes from the shared page model's words (text layer or
+the page's single OCR pass). Tables on consecutive pages with the same columns are tagged as
 continuations.
 """
 
