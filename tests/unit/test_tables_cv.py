@@ -1,0 +1,72 @@
+"""benchmarks.tables_cv: scoring of candidate runs, labels, folds and the model export
+(synthetic runs, no engine pass)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from benchmarks import tables_cv as cv
+from benchmarks.tables import Doc, GtTable
+from training.tables import Candidate, DocRun, export, fit, label
+
+from prefect_docai.engines.tables.regions import FEATURE_NAMES, RegionModel
+
+GRID = [["Region", "2020"], ["North", "12"], ["South", "7"]]
+BOX = (100.0, 100.0, 300.0, 160.0)
+
+
+def _run(tables: list[GtTable], boxed: bool = True, source: str = "generated") -> DocRun:
+    doc = Doc("d", Path("d.pdf"), 1, tables, [(595.0, 842.0)])
+    return DocRun(doc, source, "d", "pdf", boxed)
+
+
+def _cand(run: DocRun, box: tuple[float, float, float, float], grid: list[list[str]]) -> Candidate:
+    feats = [0.0] * len(FEATURE_NAMES)
+    return Candidate(1, box, grid, feats, label(run, 1, box, grid))
+
+
+def test_labels_follow_the_detection_rule() -> None:
+    run = _run([GtTable("d", 1, BOX, GRID)])
+    assert _cand(run, (98, 98, 305, 165), GRID).label == 1
+    assert _cand(run, (100, 400, 300, 460), GRID).label == 0
+    tabula = _run([GtTable("d", None, None, GRID)], boxed=False, source="tabula")
+    assert _cand(tabula, (0, 0, 10, 10), GRID).label == 1
+    assert _cand(tabula, (0, 0, 10, 10), [["x", "y"]]).label == -1  # unknown: not trained on
+
+
+def test_false_tables_cost_detection_and_strict_cell_precision() -> None:
+    run = _run([GtTable("d", 1, BOX, GRID)])
+    run.candidates = [_cand(run, BOX, GRID), _cand(run, (100, 400, 300, 460), [["a", "b"]])]
+    everything = cv.CvScore()
+    cv.score_run(run, [True, True], everything)
+    assert (everything.det_tp, everything.det_pred, everything.det_gt) == (1, 2, 1)
+    assert everything.cell == [6, 6, 6]
+    assert everything.strict == [6, 8, 6]
+    kept = cv.CvScore()
+    cv.score_run(run, [True, False], kept)
+    assert (kept.det_pred, kept.strict) == (1, [6, 6, 6])
+    # a page without tables: every kept candidate is a false table
+    empty = _run([])
+    empty.candidates = [_cand(empty, BOX, GRID)]
+    score = cv.CvScore()
+    cv.score_run(empty, [True], score)
+    assert (score.det_tp, score.det_pred, score.det_gt, score.strict) == (0, 1, 0, [0, 6, 0])
+
+
+def test_folds_keep_a_group_together() -> None:
+    assert cv._fold_of("gen-7", 5) == cv._fold_of("gen-7", 5)
+    assert len({cv._fold_of(f"gen-{i}", 5) for i in range(50)}) == 5
+
+
+def test_export_reproduces_scikit_learn() -> None:
+    runs = []
+    for i in range(40):
+        run = _run([GtTable("d", 1, BOX, GRID)])
+        feats = [float((i * 7 + k) % 5) for k in range(len(FEATURE_NAMES))]
+        run.candidates = [Candidate(1, BOX, GRID, feats, int(feats[0] > 1.5))]
+        runs.append(run)
+    model = fit(runs)
+    region = RegionModel.from_json(export(model))
+    xs = [r.candidates[0].features for r in runs]
+    for x, p in zip(xs, model.predict_proba(xs)[:, 1], strict=True):
+        assert abs(region.probability(x) - p) < 1e-9
