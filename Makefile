@@ -56,6 +56,7 @@ train: setup
 	$(BIN)/python -m training.classifier --corpus $(CORPUS)
 	$(BIN)/python -m training.splitter --corpus $(CORPUS)
 	$(BIN)/python -m training.tables --corpus $(CORPUS)
+	OMP_THREAD_LIMIT=1 $(BIN)/python -m training.receipts --corpus $(CORPUS) --write total
 
 # Re-pin every dependency to what is installed now (run after changing pyproject.toml).
 lock: $(STAMP)

@@ -18,8 +18,13 @@ from prefect_docai.engines.extract.tax import tax_breakdown, vat_ids
 from prefect_docai.engines.receipt.dates import receipt_date
 from prefect_docai.engines.receipt.items import find_items
 from prefect_docai.engines.receipt.labels import CARD, CASH
+from prefect_docai.engines.receipt.learned import LinearScorer
 from prefect_docai.engines.receipt.merchant import merchant
-from prefect_docai.engines.receipt.totals import totals
+from prefect_docai.engines.receipt.merchant_model import choose_name_row
+from prefect_docai.engines.receipt.merchant_model import shipped_model as shipped_name_model
+from prefect_docai.engines.receipt.total_model import choose_total
+from prefect_docai.engines.receipt.total_model import shipped_model as shipped_total_model
+from prefect_docai.engines.receipt.totals import TotalAnalysis, totals
 from prefect_docai.models.results import (
     Field,
     ReceiptChecks,
@@ -98,10 +103,39 @@ def currency(rows: Sequence[Row]) -> Candidate | None:
     return None
 
 
-def extract_receipt(layouts: Sequence[PageLayout]) -> ReceiptResult:
+SHIPPED = "shipped"
+"""``extract_receipt``'s default scorers: the packaged models where there are some."""
+
+
+def extract_receipt(
+    layouts: Sequence[PageLayout],
+    total_model: LinearScorer | str | None = SHIPPED,
+    name_model: LinearScorer | str | None = SHIPPED,
+) -> ReceiptResult:
+    """Receipt fields from layout rows. ``total_model`` and ``name_model``: the learned
+    total scorer (:mod:`.total_model`) and name-row scorer (:mod:`.merchant_model`);
+    ``SHIPPED`` = the packaged one if there is one, ``None`` = today's rules."""
     rows = _rows(layouts)
     separator = detect_decimal_separator(t.text for r in rows for t in r.tokens)
-    name, address, merchant_row = merchant(rows)
+    totals_by = shipped_total_model() if total_model == SHIPPED else total_model
+    names_by = shipped_name_model() if name_model == SHIPPED else name_model
+    chooser = None
+    if isinstance(totals_by, LinearScorer):
+        total_scorer = totals_by
+
+        def chooser(analysis: TotalAnalysis) -> Candidate | None:
+            return choose_total(analysis, rows, total_scorer)
+
+    name_chooser = None
+    if isinstance(names_by, LinearScorer):
+        name_scorer = names_by
+
+        def name_chooser(
+            all_rows: Sequence[Row], candidates: list[Row]
+        ) -> tuple[Row, float] | None:
+            return choose_name_row(all_rows, candidates, name_scorer)
+
+    name, address, merchant_row = merchant(rows, name_chooser)
     merchant_end = max(merchant_row, 0)
     if address is not None and address.tokens:
         last_token = address.tokens[-1]
@@ -118,7 +152,7 @@ def extract_receipt(layouts: Sequence[PageLayout]) -> ReceiptResult:
         receipt_currency is not None and receipt_currency.value == "USD" and not malaysian
     ) or (address is not None and bool(_US_ADDRESS.search(str(address.value))))
     date, time = receipt_date_time(rows, month_first=us)
-    sums = totals(rows, separator)
+    sums = totals(rows, separator, chooser)
     total = sums["total"]
     last_item_row = len(rows)
     if total is not None and total.tokens:
@@ -137,8 +171,16 @@ def extract_receipt(layouts: Sequence[PageLayout]) -> ReceiptResult:
     ):
         amounts = [Decimal(str(i.amount.value)) for i in found_items if i.amount is not None]
         items_ok = close(sum(amounts, Decimal(0)), total.value)
+    total_field = _field(total)
+    if chooser is not None and total is not None and total_field is not None:
+        # The model's probability already weighs OCR confidence (a feature): it is the
+        # field's confidence as it stands.
+        total_field = total_field.model_copy(update={"confidence": round(total.score, 3)})
+    name_field = _field(name)
+    if name_chooser is not None and name is not None and name_field is not None:
+        name_field = name_field.model_copy(update={"confidence": round(name.score, 3)})
     return ReceiptResult(
-        merchant=ReceiptMerchant(name=_field(name), address=_field(address), vat_id=_field(vat)),
+        merchant=ReceiptMerchant(name=name_field, address=_field(address), vat_id=_field(vat)),
         date=_field(date),
         time=_field(time),
         currency=_field(receipt_currency),
@@ -149,7 +191,7 @@ def extract_receipt(layouts: Sequence[PageLayout]) -> ReceiptResult:
             TaxLine(rate=_field(rate), base=_field(base), amount=_field(amount))
             for rate, base, amount in breakdown
         ],
-        total=_field(total),
+        total=total_field,
         payment_method=_field(payment_method(rows)),
         checks=ReceiptChecks(items_sum_to_total=items_ok),
     )

@@ -6,13 +6,15 @@ legal form ends the name (a branch printed after it on the same line is not part
 a name whose own line holds little more than the legal form continues the line above. The
 address is the block after the name, skipping a registration number or date between them,
 up to phone/fax/tax-id lines, a date or an amount, and ending with the postcode line (and
-a state name printed under it).
+a state name printed under it). A learned scorer (:mod:`.merchant_model`) can pick the name
+row instead of that order of preference (``extract_receipt(..., name_model=...)``; none is
+shipped: it did not beat the rules out of fold).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from prefect_docai.engines.extract.address import postcode_city
 from prefect_docai.engines.extract.candidates import Candidate, date_in, money_tokens
@@ -262,18 +264,48 @@ def _continues_name(name: Row, row: Row) -> bool:
     )
 
 
-def merchant(rows: Sequence[Row]) -> tuple[Candidate | None, Candidate | None, int]:
-    """(name, address, index of the name row or -1)."""
-    # The merchant block precedes the body: stop at the first table header or amount.
+def head_rows(rows: Sequence[Row]) -> list[Row]:
+    """The merchant block: the rows before the first table header or amount (at most 12)."""
     head: list[Row] = []
     for row in rows[:12]:
         if is_header(row.text) or money_tokens(row.tokens, None):
             break
         head.append(row)
-    top = [r for r in head if _textual(r)]
-    candidates = [r for r in top[:8] if _is_name_row(r)]
+    return head
+
+
+def name_candidates(rows: Sequence[Row]) -> list[Row]:
+    """Rows that may hold the merchant's name: text lines among the first of the head."""
+    top = [r for r in head_rows(rows) if _textual(r)]
+    return [r for r in top[:8] if _is_name_row(r)]
+
+
+NameChooser = Callable[[Sequence[Row], list[Row]], "tuple[Row, float] | None"]
+"""(rows, name candidates) → the name row and its probability (a learned scorer), or None."""
+
+
+def merchant(
+    rows: Sequence[Row], choose: NameChooser | None = None
+) -> tuple[Candidate | None, Candidate | None, int]:
+    """(name, address, index of the name row or -1). ``choose``: a learned scorer picks the
+    name row among :func:`name_candidates` instead of the rules' order of preference."""
+    candidates = name_candidates(rows)
     if not candidates:
         return None, None, -1
+    if choose is not None:
+        picked = choose(rows, candidates)
+        if picked is None:
+            return None, None, -1
+        return _from_row(rows, picked[0], picked[1], learned=True)
+    chosen = rule_choice(candidates)
+    if chosen is None:
+        return None, None, -1
+    return _from_row(rows, chosen[0], chosen[1], learned=False)
+
+
+def rule_choice(candidates: Sequence[Row]) -> tuple[Row, float] | None:
+    """The rules' name row and strength: the first with a legal form, with a registration
+    number, with a shop word, else the tallest of the first text-only lines."""
     chosen = next((r for r in candidates[:5] if COMPANY.search(clean_text(r.text))), None)
     strength = 0.75
     if chosen is None:
@@ -296,15 +328,32 @@ def merchant(rows: Sequence[Row]) -> tuple[Candidate | None, Candidate | None, i
         ]
         first = [r for r in plain[:4] if not re.search(r"\d", r.text)] or plain[:3]
         if not first:
-            return None, None, -1
+            return None
         chosen = first[0]
         for row in first[1:3]:
             if _height(row) > 1.3 * _height(chosen):
                 chosen = row
         strength = 0.55
+    return chosen, strength
+
+
+def name_of(rows: Sequence[Row], chosen: Row) -> tuple[str | None, tuple[Word, ...]]:
+    """The name read from a name row (legal form cut, continued lines joined, OCR debris
+    removed) and its tokens."""
     name_tokens = tuple(_name_tokens(rows, chosen))
     raw = " ".join(t.text for t in name_tokens)
-    name = _TRAILING_REG.sub("", clean_text(raw)).strip(" ,;:-") or None
+    return _TRAILING_REG.sub("", clean_text(raw)).strip(" ,;:-") or None, name_tokens
+
+
+LEARNED_MIN_P = 0.2
+"""Below this probability the learned scorer's best name row names nobody."""
+
+
+def _from_row(
+    rows: Sequence[Row], chosen: Row, strength: float, *, learned: bool
+) -> tuple[Candidate | None, Candidate | None, int]:
+    name, name_tokens = name_of(rows, chosen)
+    raw = " ".join(t.text for t in name_tokens)
     last_name_token = name_tokens[-1]
     start = next(
         (i for i, row in enumerate(rows) if last_name_token in row.tokens), rows.index(chosen)
@@ -315,6 +364,11 @@ def merchant(rows: Sequence[Row]) -> tuple[Candidate | None, Candidate | None, i
     ):
         name = None  # "ENTERPRISE (5": a legal form alone names nobody
     confidence = sum(t.confidence for t in name_tokens) / len(name_tokens)
+    if learned:
+        # The probability already weighs OCR confidence and the address under the row.
+        if name is None or strength < LEARNED_MIN_P:
+            return None, address, start - 1
+        return Candidate(name, name_tokens, strength, raw), address, start - 1
     if strength < 0.7 and confidence < 0.6:
         # A logo read as letters ("Siombst anole" for ALDI): without a company word, a
         # line OCR itself doubts is no name.

@@ -12,7 +12,7 @@ OCR slip apart share their evidence.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
@@ -122,16 +122,45 @@ class TotalAnalysis:
     total: Candidate | None
     subtotal: Amount | None
     tax: Amount | None
+    candidates: list[TotalCandidate] = field(default_factory=list)
+    """Every value the rules weighed, then every other printed amount (label and support
+    0): what a learned scorer (:mod:`.total_model`) chooses from."""
+    labels: list[str] = field(default_factory=list)
+    amounts: list[list[Amount]] = field(default_factory=list)
+    table_start: int = 0
+    roundings: list[Amount] = field(default_factory=list)
+    tendered: list[Amount] = field(default_factory=list)
 
 
-def totals(rows: Sequence[Row], separator: str | None) -> dict[str, Candidate | None]:
+@dataclass(frozen=True)
+class TotalCandidate:
+    """One value proposed for the total with the rules' evidence for it."""
+
+    value: Decimal
+    amount: Amount
+    """Where the value is printed (the strongest keyword line's reading)."""
+    label: float
+    support: float
+    score: float
+    """The rules' score: label + support + a twin's keyword."""
+    reasons: tuple[str, ...]
+
+
+def totals(
+    rows: Sequence[Row],
+    separator: str | None,
+    choose: Callable[[TotalAnalysis], Candidate | None] | None = None,
+) -> dict[str, Candidate | None]:
+    """Total, subtotal and tax; ``choose`` (a learned scorer) picks the total among the
+    analysis's candidates instead of the rules' own ranking."""
     analysis = analyse_totals(rows, separator)
+    total = analysis.total if choose is None else choose(analysis)
 
     def as_candidate(amount: Amount | None, score: float) -> Candidate | None:
         return None if amount is None else Candidate(amount.value, amount.tokens, score, amount.raw)
 
     return {
-        "total": analysis.total,
+        "total": total,
         "subtotal": as_candidate(analysis.subtotal, 0.75),
         "tax": as_candidate(analysis.tax, 0.65),
     }
@@ -276,6 +305,7 @@ def analyse_totals(rows: Sequence[Row], separator: str | None) -> TotalAnalysis:
         evidence[tax.value].support -= 0.5
 
     scored: list[tuple[float, Decimal, _Evidence]] = []
+    candidates: list[TotalCandidate] = []
     for value, entry in evidence.items():
         if entry.amount is None or not 0 < value < MAX_TOTAL:
             continue
@@ -286,6 +316,13 @@ def analyse_totals(rows: Sequence[Row], separator: str | None) -> TotalAnalysis:
             if twin is not None and twin.label > entry.label and entry.support > twin.support:
                 score += 0.9 * (twin.label - entry.label)
         scored.append((score, value, entry))
+        candidates.append(TotalCandidate(value, entry.amount, entry.label, entry.support, score,
+                                         tuple(entry.reasons)))
+    weighed = {c.value for c in candidates}
+    for amount in every:
+        if amount.value > 0 and amount.value not in weighed:
+            weighed.add(amount.value)
+            candidates.append(TotalCandidate(amount.value, amount, 0.0, 0.0, 0.0, ()))
 
     total = None
     if scored:
@@ -312,4 +349,5 @@ def analyse_totals(rows: Sequence[Row], separator: str | None) -> TotalAnalysis:
         if largest is not None:
             total = Candidate(largest.value, largest.tokens, 0.45, largest.raw)
     ranked = sorted(((sc, v, e.reasons) for sc, v, e in scored), key=lambda s: -s[0])
-    return TotalAnalysis(ranked, total, subtotal, tax)
+    return TotalAnalysis(ranked, total, subtotal, tax, candidates, labels, amounts, table_start,
+                         roundings, tendered)
