@@ -18,7 +18,7 @@ from prefect_docai.engines.extract.tax import tax_breakdown, vat_ids
 from prefect_docai.engines.receipt.dates import receipt_date
 from prefect_docai.engines.receipt.items import find_items
 from prefect_docai.engines.receipt.labels import CARD, CASH
-from prefect_docai.engines.receipt.learned import LinearScorer
+from prefect_docai.engines.receipt.learned import LinearScorer, Scorer, TreeScorer
 from prefect_docai.engines.receipt.merchant import merchant
 from prefect_docai.engines.receipt.merchant_model import choose_name_row
 from prefect_docai.engines.receipt.merchant_model import shipped_model as shipped_name_model
@@ -109,8 +109,8 @@ SHIPPED = "shipped"
 
 def extract_receipt(
     layouts: Sequence[PageLayout],
-    total_model: LinearScorer | str | None = SHIPPED,
-    name_model: LinearScorer | str | None = SHIPPED,
+    total_model: Scorer | str | None = SHIPPED,
+    name_model: Scorer | str | None = SHIPPED,
 ) -> ReceiptResult:
     """Receipt fields from layout rows. ``total_model`` and ``name_model``: the learned
     total scorer (:mod:`.total_model`) and name-row scorer (:mod:`.merchant_model`);
@@ -120,14 +120,14 @@ def extract_receipt(
     totals_by = shipped_total_model() if total_model == SHIPPED else total_model
     names_by = shipped_name_model() if name_model == SHIPPED else name_model
     chooser = None
-    if isinstance(totals_by, LinearScorer):
+    if isinstance(totals_by, LinearScorer | TreeScorer):
         total_scorer = totals_by
 
         def chooser(analysis: TotalAnalysis) -> Candidate | None:
             return choose_total(analysis, rows, total_scorer)
 
     name_chooser = None
-    if isinstance(names_by, LinearScorer):
+    if isinstance(names_by, LinearScorer | TreeScorer):
         name_scorer = names_by
 
         def name_chooser(

@@ -1,6 +1,7 @@
-"""Learned scorers shipped with the receipt engine: a logistic regression over named,
-standardised features, stored as a plain JSON table of numbers (feature names, means,
-scales, coefficients, intercept) in ``engines/data/``; nothing is unpickled. Trained by
+"""Learned scorers shipped with the receipt engine, stored as plain JSON tables of numbers
+in ``engines/data/`` (nothing is unpickled): a logistic regression over named, standardised
+features (:class:`LinearScorer`) or a gradient-boosted tree ensemble (:class:`TreeScorer`,
+scikit-learn's ``GradientBoostingClassifier`` exported node by node). Trained by
 ``training/receipts.py``."""
 
 from __future__ import annotations
@@ -60,19 +61,95 @@ class LinearScorer:
         )
 
 
-_packaged: dict[str, LinearScorer | None] = {}
+@dataclass(frozen=True)
+class Tree:
+    """One regression tree: node arrays as scikit-learn's ``tree_`` holds them."""
+
+    feature: tuple[int, ...]
+    threshold: tuple[float, ...]
+    left: tuple[int, ...]
+    right: tuple[int, ...]
+    value: tuple[float, ...]
+
+    def predict(self, x: Sequence[float]) -> float:
+        node = 0
+        while self.left[node] >= 0:
+            go_left = x[self.feature[node]] <= self.threshold[node]
+            node = self.left[node] if go_left else self.right[node]
+        return self.value[node]
 
 
-def packaged(
-    name: str, features: tuple[str, ...], folder: Path | None = None
-) -> LinearScorer | None:
+@dataclass(frozen=True)
+class TreeScorer:
+    """P = logistic(init + learning_rate · Σ tree(x)) over raw features."""
+
+    features: tuple[str, ...]
+    init: float
+    learning_rate: float
+    trees: tuple[Tree, ...]
+
+    def probability(self, features: Sequence[float]) -> float:
+        z = self.init + self.learning_rate * sum(t.predict(features) for t in self.trees)
+        return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))
+
+    def to_json(self) -> str:
+        blob = {
+            "kind": "gradient-boosting",
+            "features": list(self.features),
+            "init": float(f"{self.init:.12g}"),
+            "learning_rate": self.learning_rate,
+            "trees": [
+                {
+                    "feature": list(t.feature),
+                    "threshold": [float(f"{v:.12g}") for v in t.threshold],
+                    "left": list(t.left),
+                    "right": list(t.right),
+                    "value": [float(f"{v:.12g}") for v in t.value],
+                }
+                for t in self.trees
+            ],
+        }
+        return json.dumps(blob, separators=(",", ":")) + "\n"
+
+    @classmethod
+    def from_json(cls, text: str, features: tuple[str, ...]) -> TreeScorer:
+        blob: dict[str, Any] = json.loads(text)
+        if tuple(blob["features"]) != features:
+            raise ValueError("receipt model was trained on other features; retrain it")
+        trees = tuple(
+            Tree(
+                tuple(int(v) for v in t["feature"]),
+                tuple(float(v) for v in t["threshold"]),
+                tuple(int(v) for v in t["left"]),
+                tuple(int(v) for v in t["right"]),
+                tuple(float(v) for v in t["value"]),
+            )
+            for t in blob["trees"]
+        )
+        return cls(features, float(blob["init"]), float(blob["learning_rate"]), trees)
+
+
+Scorer = LinearScorer | TreeScorer
+"""Either kind: ``probability(features)`` and ``to_json()``."""
+
+
+def load_scorer(text: str, features: tuple[str, ...]) -> Scorer:
+    """A scorer of the kind its JSON names."""
+    kind = json.loads(text).get("kind")
+    if kind == "gradient-boosting":
+        return TreeScorer.from_json(text, features)
+    return LinearScorer.from_json(text, features)
+
+
+_packaged: dict[str, Scorer | None] = {}
+
+
+def packaged(name: str, features: tuple[str, ...], folder: Path | None = None) -> Scorer | None:
     """The scorer shipped as ``engines/data/<name>``, or ``None`` when there is none."""
     if folder is not None:
         path = folder / name
-        return LinearScorer.from_json(path.read_text(), features) if path.is_file() else None
+        return load_scorer(path.read_text(), features) if path.is_file() else None
     if name not in _packaged:
         ref = resources.files("prefect_docai.engines").joinpath("data", name)
-        _packaged[name] = (
-            LinearScorer.from_json(ref.read_text(), features) if ref.is_file() else None
-        )
+        _packaged[name] = load_scorer(ref.read_text(), features) if ref.is_file() else None
     return _packaged[name]

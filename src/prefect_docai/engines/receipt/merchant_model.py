@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from prefect_docai.engines.extract.rows import Row
 from prefect_docai.engines.receipt import merchant as M
-from prefect_docai.engines.receipt.learned import LinearScorer, packaged
+from prefect_docai.engines.receipt.learned import Scorer, packaged
 
 MODEL_FILE = "receipt_merchant.json"
 
@@ -141,13 +141,13 @@ def name_features(rows: Sequence[Row], candidates: list[Row]) -> list[list[float
     return out
 
 
-def shipped_model() -> LinearScorer | None:
+def shipped_model() -> Scorer | None:
     """The packaged name-row model, or ``None`` when the package ships none."""
     return packaged(MODEL_FILE, NAME_FEATURES)
 
 
 def choose_name_row(
-    rows: Sequence[Row], candidates: list[Row], model: LinearScorer
+    rows: Sequence[Row], candidates: list[Row], model: Scorer
 ) -> tuple[Row, float] | None:
     """The most probable name row and its probability."""
     best: tuple[float, Row] | None = None

@@ -9,7 +9,7 @@ the rows around it) and a logistic regression trained on the SROIE training pool
 (``training/receipts.py``, folds by merchant) gives P(candidate is the total). The most
 probable candidate is the total and its probability the field's confidence.
 
-The model is a :class:`.learned.LinearScorer` (``engines/data/receipt_total.json``).
+The model is a :mod:`.learned` scorer (``engines/data/receipt_total.json``).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from decimal import Decimal
 from prefect_docai.engines.extract.candidates import Candidate
 from prefect_docai.engines.extract.rows import Row
 from prefect_docai.engines.receipt import labels as L
-from prefect_docai.engines.receipt.learned import LinearScorer, packaged
+from prefect_docai.engines.receipt.learned import LinearScorer, Scorer, packaged
 from prefect_docai.engines.receipt.totals import TotalAnalysis, TotalCandidate, _variants
 
 MODEL_FILE = "receipt_total.json"
@@ -240,17 +240,15 @@ def total_features(
 
 
 TotalModel = LinearScorer
-"""The total scorer: a :class:`.learned.LinearScorer` over :data:`TOTAL_FEATURES`."""
+"""A linear total scorer over :data:`TOTAL_FEATURES` (tests and training build these)."""
 
 
-def shipped_model() -> TotalModel | None:
+def shipped_model() -> Scorer | None:
     """The packaged total model, or ``None`` when the package ships none (rules decide)."""
     return packaged(MODEL_FILE, TOTAL_FEATURES)
 
 
-def choose_total(
-    analysis: TotalAnalysis, rows: Sequence[Row], model: TotalModel
-) -> Candidate | None:
+def choose_total(analysis: TotalAnalysis, rows: Sequence[Row], model: Scorer) -> Candidate | None:
     """The most probable candidate; its probability is the confidence."""
     best: tuple[float, TotalCandidate] | None = None
     for candidate, features in total_features(analysis, rows):
