@@ -33,6 +33,7 @@ Every variant is scored: the rules, the total model alone, the name model alone,
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import json
 import math
@@ -187,37 +188,66 @@ def _stack(receipts: Sequence[Receipt], kind: str, width: int) -> tuple[np.ndarr
     return np.array(x, dtype=float).reshape(-1, width), np.array(y, dtype=int)
 
 
-def right_share(receipts: Sequence[Receipt], kind: str, model: Scorer) -> float:
-    """Share of receipts whose most probable candidate is a right one."""
-    right = 0
+def best_candidates(
+    receipts: Sequence[Receipt], kind: str, model: Scorer
+) -> list[tuple[float, int]]:
+    """(probability of the most probable candidate, whether it is right) per receipt with
+    candidates."""
+    out = []
     for receipt in receipts:
         x, y = _parts(receipt, kind)
         if x:
             p = [model.probability(v) for v in x]
-            right += y[p.index(max(p))]
-    return right / max(len(receipts), 1)
+            best = p.index(max(p))
+            out.append((p[best], y[best]))
+    return out
+
+
+def right_share(receipts: Sequence[Receipt], kind: str, model: Scorer) -> float:
+    """Share of receipts whose most probable candidate is a right one."""
+    return sum(r for _, r in best_candidates(receipts, kind, model)) / max(len(receipts), 1)
+
+
+def platt(pairs: Sequence[tuple[float, int]]) -> tuple[float, float]:
+    """(a, b) of logistic(a · logit(p) + b) fitted to held-out (p, right) pairs."""
+    from sklearn.linear_model import LogisticRegression
+
+    labels = [r for _, r in pairs]
+    if len(set(labels)) < 2:
+        return (1.0, 0.0)
+    z = np.array(
+        [
+            [math.log(min(max(p, 1e-9), 1 - 1e-9) / (1 - min(max(p, 1e-9), 1 - 1e-9)))]
+            for p, _ in pairs
+        ]
+    )
+    regression = LogisticRegression(C=100.0, max_iter=5000).fit(z, labels)
+    return (float(regression.coef_[0][0]), float(regression.intercept_[0]))
 
 
 CHOSEN: dict[str, list[list[Any]]] = {"total": [], "merchant": []}
-"""The spec each fit chose, in order (outer folds, then the final fit): for the report."""
+"""The spec and calibration each fit chose, in order (outer folds, then the final fit)."""
 
 
 def fit_kind(receipts: Sequence[Receipt], kind: str, names: tuple[str, ...]) -> Scorer:
-    """The model of one kind with its spec chosen by the inner group folds."""
+    """The model of one kind with its spec chosen by the inner group folds, and its
+    confidence calibrated on the same inner folds' held-out receipts."""
     folds = group_folds([r.sample for r in receipts], INNER_FOLDS)
-    best_spec, best = SPECS[0], -1.0
+    best_spec, best, best_pairs = SPECS[0], -1.0, []
     for spec in SPECS:
-        share = 0.0
+        pairs: list[tuple[float, int]] = []
         for fold in range(INNER_FOLDS):
             train = [r for r, f in zip(receipts, folds, strict=True) if f != fold]
             test = [r for r, f in zip(receipts, folds, strict=True) if f == fold]
             x, y = _stack(train, kind, len(names))
-            share += right_share(test, kind, fit(x, y, names, spec)) * len(test)
+            pairs += best_candidates(test, kind, fit(x, y, names, spec))
+        share = sum(r for _, r in pairs)
         if share > best + 1e-9:
-            best_spec, best = spec, share
-    CHOSEN[kind].append(list(best_spec))
+            best_spec, best, best_pairs = spec, share, pairs
+    calibration = platt(best_pairs)
+    CHOSEN[kind].append([*best_spec, *(round(v, 4) for v in calibration)])
     x, y = _stack(receipts, kind, len(names))
-    return fit(x, y, names, best_spec)
+    return dataclasses.replace(fit(x, y, names, best_spec), calibration=calibration)
 
 
 def fit_models(receipts: Sequence[Receipt]) -> dict[str, Scorer]:

@@ -75,3 +75,29 @@ def test_a_model_for_other_features_is_refused() -> None:
     text = tr.fit_trees(x, y, NAMES, 2).to_json()
     with pytest.raises(ValueError):
         load_scorer(text, ("a", "b"))
+
+
+def test_calibration_is_monotone_identity_by_default_and_kept_in_json() -> None:
+    from dataclasses import replace
+
+    from prefect_docai.engines.receipt.learned import calibrate
+
+    assert calibrate(0.7, (1.0, 0.0)) == pytest.approx(0.7)
+    values = [calibrate(p, (0.5, 0.4)) for p in (0.1, 0.5, 0.9, 0.99)]
+    assert values == sorted(values) and values[-1] < 0.99
+    x, y = data()
+    scorer = replace(tr.fit(x, y, NAMES, ("logistic", 0.5)), calibration=(0.5, 0.4))
+    again = load_scorer(scorer.to_json(), NAMES)
+    assert again.calibration == (0.5, 0.4)
+    assert again.confidence(0.9) == pytest.approx(calibrate(0.9, (0.5, 0.4)))
+
+
+def test_platt_fits_overconfident_scores_down() -> None:
+    # Best candidates at 0.95 that are right only 70 % of the time.
+    pairs = [(0.95, 1)] * 70 + [(0.95, 0)] * 30 + [(0.3, 0)] * 50 + [(0.3, 1)] * 10
+    a, b = tr.platt(pairs)
+    from prefect_docai.engines.receipt.learned import calibrate
+
+    assert calibrate(0.95, (a, b)) == pytest.approx(0.7, abs=0.02)
+    assert calibrate(0.3, (a, b)) == pytest.approx(10 / 60, abs=0.02)
+    assert tr.platt([(0.9, 1)] * 5) == (1.0, 0.0)

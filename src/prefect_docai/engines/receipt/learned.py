@@ -15,6 +15,20 @@ from pathlib import Path
 from typing import Any
 
 
+def calibrate(p: float, calibration: tuple[float, float]) -> float:
+    """logistic(a · logit(p) + b): a scorer's best probability made a calibrated confidence
+    (fitted on held-out folds by ``training/receipts.py``; (1, 0) leaves it as it is)."""
+    a, b = calibration
+    q = min(max(p, 1e-9), 1 - 1e-9)
+    z = a * math.log(q / (1 - q)) + b
+    return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))
+
+
+def _calibration(blob: dict[str, Any]) -> tuple[float, float]:
+    a, b = blob.get("calibration", (1.0, 0.0))
+    return float(a), float(b)
+
+
 @dataclass(frozen=True)
 class LinearScorer:
     """P(candidate is the field) = logistic(intercept + coef · (x - mean) / scale)."""
@@ -24,6 +38,11 @@ class LinearScorer:
     scale: tuple[float, ...]
     coef: tuple[float, ...]
     intercept: float
+    calibration: tuple[float, float] = (1.0, 0.0)
+    """Platt map (a, b) of the chosen candidate's probability: its confidence."""
+
+    def confidence(self, p: float) -> float:
+        return calibrate(p, self.calibration)
 
     def probability(self, features: Sequence[float]) -> float:
         z = self.intercept + sum(
@@ -43,6 +62,7 @@ class LinearScorer:
             "scale": r(self.scale),
             "coef": r(self.coef),
             "intercept": float(f"{self.intercept:.10g}"),
+            "calibration": [float(f"{v:.10g}") for v in self.calibration],
         }
         return json.dumps(blob, indent=1) + "\n"
 
@@ -58,6 +78,7 @@ class LinearScorer:
             tuple(blob["scale"]),
             tuple(blob["coef"]),
             float(blob["intercept"]),
+            _calibration(blob),
         )
 
 
@@ -87,6 +108,11 @@ class TreeScorer:
     init: float
     learning_rate: float
     trees: tuple[Tree, ...]
+    calibration: tuple[float, float] = (1.0, 0.0)
+    """Platt map (a, b) of the chosen candidate's probability: its confidence."""
+
+    def confidence(self, p: float) -> float:
+        return calibrate(p, self.calibration)
 
     def probability(self, features: Sequence[float]) -> float:
         z = self.init + self.learning_rate * sum(t.predict(features) for t in self.trees)
@@ -108,6 +134,7 @@ class TreeScorer:
                 }
                 for t in self.trees
             ],
+            "calibration": [float(f"{v:.12g}") for v in self.calibration],
         }
         return json.dumps(blob, separators=(",", ":")) + "\n"
 
@@ -126,7 +153,9 @@ class TreeScorer:
             )
             for t in blob["trees"]
         )
-        return cls(features, float(blob["init"]), float(blob["learning_rate"]), trees)
+        return cls(
+            features, float(blob["init"]), float(blob["learning_rate"]), trees, _calibration(blob)
+        )
 
 
 Scorer = LinearScorer | TreeScorer

@@ -149,10 +149,10 @@ def shipped_model() -> Scorer | None:
 def choose_name_row(
     rows: Sequence[Row], candidates: list[Row], model: Scorer
 ) -> tuple[Row, float] | None:
-    """The most probable name row and its probability."""
+    """The most probable name row and its calibrated probability."""
     best: tuple[float, Row] | None = None
     for row, features in zip(candidates, name_features(rows, candidates), strict=True):
         p = model.probability(features)
         if best is None or p > best[0]:
             best = (p, row)
-    return None if best is None else (best[1], best[0])
+    return None if best is None else (best[1], model.confidence(best[0]))

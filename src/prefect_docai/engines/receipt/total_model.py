@@ -249,7 +249,7 @@ def shipped_model() -> Scorer | None:
 
 
 def choose_total(analysis: TotalAnalysis, rows: Sequence[Row], model: Scorer) -> Candidate | None:
-    """The most probable candidate; its probability is the confidence."""
+    """The most probable candidate; its calibrated probability is the confidence."""
     best: tuple[float, TotalCandidate] | None = None
     for candidate, features in total_features(analysis, rows):
         p = model.probability(features)
@@ -259,4 +259,4 @@ def choose_total(analysis: TotalAnalysis, rows: Sequence[Row], model: Scorer) ->
         return None
     p, candidate = best
     amount = candidate.amount
-    return Candidate(candidate.value, amount.tokens, round(p, 4), amount.raw)
+    return Candidate(candidate.value, amount.tokens, round(model.confidence(p), 4), amount.raw)
