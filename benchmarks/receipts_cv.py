@@ -3,7 +3,7 @@ training pool (``../shared/corpus/train/sroie/``, 240 of its 456 receipts have a
 as a held-out set, and the pool's receipts whose merchant is absent from the visible set.
 
     OMP_THREAD_LIMIT=1 python -m benchmarks.receipts_cv [--limit N] [--verbose]
-        [--extractor rules|shipped] [--check N]
+        [--extractor rules|shipped] [--check N] [--timing N]
 
 Company, address, date and total are compared strictly as ``METRICS.md`` defines it
 (case/space folded exact; amounts to 2 decimals, dates ISO); beside it the looser
@@ -405,6 +405,33 @@ def check_engine(samples: Sequence[Sample], extractor: Extractor) -> None:
         print(f"  check {sample.id}: same", file=sys.stderr)
 
 
+def time_engine(samples: Sequence[Sample]) -> dict[str, Any]:
+    """The real engine (OCR included, no cache) on each image: wall and CPU seconds (CPU
+    time of this process, all threads: what one core would need; wall time depends on
+    what else the machine runs)."""
+    from prefect_docai.engines.pluginspec import EngineOptions
+    from prefect_docai.engines.receipt import ReceiptEngine
+
+    engine = ReceiptEngine()
+    walls, cpus = [], []
+    for sample in samples:
+        data = sample.image.read_bytes()
+        wall, cpu = time.perf_counter(), time.process_time()
+        engine.run(data, EngineOptions(languages=("deu", "eng")))
+        walls.append(time.perf_counter() - wall)
+        cpus.append(time.process_time() - cpu)
+
+    def summary(values: list[float]) -> dict[str, float]:
+        ordered = sorted(values)
+        return {
+            "mean": round(sum(values) / len(values), 2),
+            "median": round(ordered[len(ordered) // 2], 2),
+            "max": round(ordered[-1], 2),
+        }
+
+    return {"n": len(samples), "wall_s": summary(walls), "cpu_s": summary(cpus)}
+
+
 def print_report(report: dict[str, Any]) -> None:
     print(f"{'set':<22} {'n':>4} {'norm':<6} " + " ".join(f"{f:>8}" for f in FIELDS) + "    micro")
     for name, entry in report.items():
@@ -426,6 +453,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=0)
     parser.add_argument("--verbose", action="store_true")
     parser.add_argument("--check", type=int, default=0)
+    parser.add_argument(
+        "--timing", type=int, default=0, help="time the engine (OCR included) on N images per set"
+    )
     parser.add_argument("--extractor", choices=("rules", "shipped"), default="rules")
     args = parser.parse_args(argv)
     os.environ.setdefault("OMP_THREAD_LIMIT", "1")
@@ -438,6 +468,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.check:
         check_engine(groups["pool"][: args.check], shipped_extractor())
     report = evaluate(groups, extractor, verbose=args.verbose)
+    if args.timing:
+        report["engine_seconds_per_image"] = {
+            name: time_engine(groups[name][: args.timing]) for name in ("visible", "pool")
+        }
+        print(f"engine seconds per image: {report['engine_seconds_per_image']}")
     report["ocr_version"] = ocr_version()
     report["extractor"] = args.extractor
     if args.extractor == "shipped":
