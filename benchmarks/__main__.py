@@ -13,7 +13,8 @@ import sys
 import time
 from pathlib import Path
 
-ORDER = ("api", "ocr", "classify", "generalization", "paperflow", "invoices", "receipts", "tables",
+ORDER = ("api", "ocr", "classify", "generalization", "paperflow", "invoices", "receipts",
+         "receipts_cv", "tables",
          "batch")
 
 
