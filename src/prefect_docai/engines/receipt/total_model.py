@@ -7,7 +7,8 @@ often and where it is printed, how large it is among the receipt's amounts, whet
 rounded amount, whether it exceeds the cash tendered, the keywords on its own row and on
 the rows around it) and a logistic regression trained on the SROIE training pool
 (``training/receipts.py``, folds by merchant) gives P(candidate is the total). The most
-probable candidate is the total and its probability the field's confidence.
+probable candidate is the total; its probability, calibrated on held-out folds
+(:func:`.learned.calibrate`), is the field's confidence.
 
 The model is a :mod:`.learned` scorer (``engines/data/receipt_total.json``).
 """
