@@ -52,9 +52,7 @@ def test_a_big_document_leaves_a_worker_for_others() -> None:
         heavy = Api(service, service.create_client("heavy", credits=100))
         light = Api(service, service.create_client("light", credits=100))
         try:
-            big = [
-                heavy.job("ToolICR", documents.pdf("SLEEP 8", "b", "c", "d")) for _ in range(2)
-            ]
+            big = [heavy.job("ToolICR", documents.pdf("SLEEP 8", "b", "c", "d")) for _ in range(2)]
             time.sleep(0.5)
             started = time.monotonic()
             small = light.job("ToolICR", documents.pdf("small"))
@@ -176,5 +174,41 @@ def test_a_batched_job_keeps_its_batches_over_a_restart(tmp_path: Path) -> None:
             assert body["status"] == "succeeded", body
             assert body["result"]["texts"] == pages and body["creditsCharged"] == 6
             assert api.credits() == 4
+        finally:
+            api.close()
+
+
+def test_batch_parts_are_looked_for_only_after_batched_jobs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Deleting a job's batch parts lists the blob store (one LIST per job on S3, and a
+    scan of the whole bucket on moto): done for a job that ran in batches, and its parts
+    are gone; skipped for one that did not (it has none)."""
+    from prefect_docai.server import batches
+
+    cleared: list[str] = []
+    delete = batches.delete
+
+    def spy(blobs: Any, job_id: str) -> None:
+        cleared.append(job_id)
+        delete(blobs, job_id)
+
+    monkeypatch.setattr(batches, "delete", spy)
+    with EmbeddedService(
+        workers=1, engines=ENGINES, upload_rate_per_second=1000, batch_pages=2
+    ) as service:
+        api = Api(service, service.create_client("parts", credits=100))
+        try:
+            short = api.job("ToolICR", documents.pdf("one", "two"))
+            long = api.job("ToolICR", documents.pdf(*(f"page {n}" for n in range(1, 6))))
+            assert api.wait(short).json()["status"] == "succeeded"
+            assert api.wait(long).json()["result"]["page_count"] == 5
+            assert cleared == [long]
+            left = [
+                path
+                for path in Path(service.settings.data_dir).rglob("*")
+                if path.is_file() and f"{long}/batches/" in path.as_posix()
+            ]
+            assert not left
         finally:
             api.close()

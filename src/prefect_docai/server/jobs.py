@@ -268,6 +268,7 @@ class JobRunner:
                 self.resources.instance_id,
                 "input_missing",
                 "The uploaded file is no longer stored.",
+                claim.batched,
             )
             return
         requested = tuple(job.output_formats.split(",")) if job.output_formats else ()
@@ -297,7 +298,12 @@ class JobRunner:
         except WorkerCrashed as exc:
             if job.attempts >= self.settings.max_job_attempts:
                 await _in_thread(
-                    self._fail, job_id, self.resources.instance_id, "engine_crashed", str(exc)
+                    self._fail,
+                    job_id,
+                    self.resources.instance_id,
+                    "engine_crashed",
+                    str(exc),
+                    claim.batched,
                 )
             else:
                 await _in_thread(self._requeue, job_id)
@@ -309,10 +315,11 @@ class JobRunner:
                 self.resources.instance_id,
                 "timeout",
                 f"Processing took longer than {self.settings.job_timeout:g} s.",
+                claim.batched,
             )
             return
         if outcome.ok:
-            await _in_thread(self._succeed, job_id, outcome)
+            await _in_thread(self._succeed, job_id, outcome, claim.batched)
         else:
             await _in_thread(
                 self._fail,
@@ -320,6 +327,7 @@ class JobRunner:
                 self.resources.instance_id,
                 outcome.error_code or "engine_error",
                 outcome.error_detail or "The engine failed.",
+                claim.batched,
             )
 
     def _load(self, job_id: str) -> JobRow | None:
@@ -336,7 +344,10 @@ class JobRunner:
         jobstore.requeue(self.resources.db, job_id, self.resources.instance_id)
         self.resources.job_wake()
 
-    def _succeed(self, job_id: str, outcome: WorkOutcome) -> None:
+    def _succeed(self, job_id: str, outcome: WorkOutcome, batched: bool = True) -> None:
+        """Store the outcome and complete the job. ``batched``: the job ran in batches, so
+        stored batch parts are deleted; otherwise there are none, and no listing of the
+        blob store is spent looking for them (one per job on S3)."""
         blobs = self.resources.blobs
         blobs.put(
             storage.result_key(job_id), json.dumps(outcome.result, ensure_ascii=False).encode()
@@ -365,10 +376,13 @@ class JobRunner:
             log.warning("job %s: lost its lease before completing; outcome dropped", job_id)
             return
         blobs.delete(storage.input_key(job_id))
-        batches.delete(blobs, job_id)
+        if batched:
+            batches.delete(blobs, job_id)
         self.resources.mail_wake()
 
-    def _fail(self, job_id: str, owner: str | None, code: str, detail: str) -> None:
+    def _fail(
+        self, job_id: str, owner: str | None, code: str, detail: str, batched: bool = True
+    ) -> None:
         """Fail a processing job and refund its credits (owner None: one whose lease expired)."""
         # Engine messages are free text: PostgreSQL text cannot hold NUL, and the code
         # column is short.
@@ -376,6 +390,7 @@ class JobRunner:
         if not jobstore.fail(self.resources.db, job_id, owner, code, detail):
             return
         self.resources.blobs.delete(storage.input_key(job_id))
-        batches.delete(self.resources.blobs, job_id)
+        if batched:  # unknown (an expired lease): True
+            batches.delete(self.resources.blobs, job_id)
         log.info("job %s failed: %s", job_id, code)
         self.resources.mail_wake()
