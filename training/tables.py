@@ -1,9 +1,11 @@
-"""Train the table-region scorer (``engines/data/table_regions.json``): is a candidate a table?
+"""Train the table models: the row model (``engines/data/table_rows.json``: does an edge row
+of a candidate belong to the table?) and the region scorer (``engines/data/table_regions.json``:
+is a candidate, its edge rows peeled by the row model, a table?).
 
     OMP_THREAD_LIMIT=1 nice -n 10 .venv/bin/python -m training.tables \
         [--corpus ../shared/corpus] [--generated 300] [--scanned 150] [--out PATH]
 
-The shipped ``table_regions.json`` is the output of exactly (repo root, defaults otherwise):
+The shipped ``table_rows.json`` and ``table_regions.json`` are the output of exactly (repo root, defaults otherwise):
 
     OMP_THREAD_LIMIT=1 .venv/bin/python -m training.tables --corpus /work/shared/corpus
 
@@ -21,7 +23,10 @@ tabula fixtures, whose truth has no box and covers one table per file, a candida
 table when its cells match a truth table (cell F1 >= 0.5) and is left out of training
 otherwise (other tables on those pages are not annotated). Each source weighs the same.
 
-Model: scikit-learn gradient boosting (fixed seed, no subsampling), exported as plain JSON
+Row model: for every candidate covering a truth table (boxed sources), each row is
+labelled 1 when most of its words lie inside the truth box (``engines.tables.extent``).
+
+Models: scikit-learn gradient boosting (fixed seed, no subsampling), exported as plain JSON
 trees (``engines.tables.regions.RegionModel``); the export is checked against scikit-learn's
 own probabilities. Same data, same bytes: train twice and compare the sha256.
 
@@ -44,12 +49,21 @@ from benchmarks.tables import Doc, GtTable, _overlap, cell_counts, corpus_dir, f
 
 from prefect_docai.engines.pluginspec import EngineOptions
 from prefect_docai.engines.tables.engine import page_candidates
+from prefect_docai.engines.tables.extent import (
+    ROW_FEATURE_NAMES,
+    ROW_MODEL_FILE,
+    RowModel,
+    keep_rows,
+    row_features,
+    slice_rows,
+)
 from prefect_docai.engines.tables.geometry import PageInput
 from prefect_docai.engines.tables.grid import GridTable
 from prefect_docai.engines.tables.regions import FEATURE_NAMES, MODEL_FILE, region_features
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = ROOT / "src" / "prefect_docai" / "engines" / "data" / MODEL_FILE
+DEFAULT_ROWS_OUT = ROOT / "src" / "prefect_docai" / "engines" / "data" / ROW_MODEL_FILE
 CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "prefect-docai" / "tables"
 SCAN_DPI = 200
 Grid = list[list[str]]
@@ -77,6 +91,9 @@ class DocRun:
     candidates: list[Candidate] = field(default_factory=list)
     seconds: float = 0.0
     pages: int = 0
+    raw: list[tuple[int, PageInput, GridTable, int]] = field(default_factory=list)
+    """The rule finders' candidates as found: (page number, page, table, tables on page)."""
+    row_cache: dict[int, list[list[float]]] = field(default_factory=dict)
 
 
 def _engine_key() -> str:
@@ -84,7 +101,7 @@ def _engine_key() -> str:
     parts = sorted((src / "tables").glob("*.py")) + sorted((src / "page").glob("*.py"))
     digest = hashlib.sha256()
     for path in parts:
-        if path.name == "regions.py":
+        if path.name in ("regions.py", "extent.py"):
             continue
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
@@ -209,12 +226,93 @@ def _add_candidates(
     for page, tables in found:
         number = mapping.get(page.number, page.number)
         for t in tables:
-            box = (t.box.x0, t.box.y0, t.box.x1, t.box.y1)
-            grid = _grid(t)
-            feats = region_features(t, page, len(tables))
-            run.candidates.append(
-                Candidate(number, box, grid, feats, label(run, number, box, grid))
-            )
+            run.raw.append((number, page, t, len(tables)))
+    materialize(run, None)
+
+
+def _row_features(run: DocRun, i: int) -> list[list[float]]:
+    if i not in run.row_cache:
+        _, page, table, _ = run.raw[i]
+        run.row_cache[i] = row_features(table, page)
+    return run.row_cache[i]
+
+
+def materialize(run: DocRun, rows: RowModel | None) -> None:
+    """``run.candidates`` from its raw candidates, their edge rows peeled by ``rows``."""
+    run.candidates = []
+    for i, (number, page, raw, on_page) in enumerate(run.raw):
+        t = raw
+        if rows is not None and raw.n_rows > 2 and raw.cells:
+            probs = [rows.probability(x) for x in _row_features(run, i)]
+            t = slice_rows(raw, *keep_rows(probs, rows.threshold))
+        box = (t.box.x0, t.box.y0, t.box.x1, t.box.y1)
+        grid = _grid(t)
+        feats = region_features(t, page, on_page)
+        run.candidates.append(Candidate(number, box, grid, feats, label(run, number, box, grid)))
+
+
+def row_samples(runs: list[DocRun]) -> tuple[list[list[float]], list[int], list[str]]:
+    """Rows of the raw candidates that cover a truth table (boxed sources): a row belongs to
+    the table (1) when most of its words lie inside the truth table's box."""
+    xs: list[list[float]] = []
+    ys: list[int] = []
+    sources: list[str] = []
+    for run in runs:
+        if not run.boxed:
+            continue
+        for i, (number, page, table, _) in enumerate(run.raw):
+            if table.n_rows <= 2:
+                continue
+            box = (table.box.x0, table.box.y0, table.box.x1, table.box.y1)
+            best, best_area = None, 0.0
+            for t in run.doc.tables:
+                if t.page != number or t.bbox is None:
+                    continue
+                ov, iou = _overlap(t.bbox, box)
+                gw, gh = t.bbox[2] - t.bbox[0], t.bbox[3] - t.bbox[1]
+                inside = ov * min(gw * gh, table.box.width * table.box.height)
+                matched = (ov >= 0.6 and iou >= 0.2) or inside >= 0.6 * gw * gh
+                if matched and inside > best_area:
+                    best, best_area = t.bbox, inside
+            if best is None:
+                continue
+            tol = 0.5 * (page.em() or 10.0)
+            words: dict[int, list[bool]] = {}
+            for c in table.cells:
+                for w in c.words:
+                    words.setdefault(c.row, []).append(
+                        best[0] - tol <= w.box.cx <= best[2] + tol
+                        and best[1] - tol <= w.box.cy <= best[3] + tol
+                    )
+            feats = _row_features(run, i)
+            for r, x in enumerate(feats):
+                if r not in words:
+                    continue
+                xs.append(x)
+                ys.append(1 if sum(words[r]) * 2 >= len(words[r]) else 0)
+                sources.append(run.source)
+    return xs, ys, sources
+
+
+def fit_rows(runs: list[DocRun]) -> Any:
+    """A gradient-boosting classifier: does a candidate's row belong to the table?"""
+    import numpy as np
+    from sklearn.ensemble import GradientBoostingClassifier
+
+    rows, labels, sources = row_samples(runs)
+    x = np.array(rows, dtype=np.float64)
+    y = np.array(labels, dtype=np.int64)
+    per_source: dict[str, int] = {}
+    for s in sources:
+        per_source[s] = per_source.get(s, 0) + 1
+    weight = np.array(
+        [len(sources) / (len(per_source) * per_source[s]) for s in sources], dtype=np.float64
+    )
+    model = GradientBoostingClassifier(
+        n_estimators=150, max_depth=3, learning_rate=0.1, subsample=1.0, random_state=0
+    )
+    model.fit(x, y, sample_weight=weight)
+    return model
 
 
 def fit(runs: list[DocRun]) -> Any:
@@ -239,7 +337,9 @@ def fit(runs: list[DocRun]) -> Any:
     return model
 
 
-def export(model: Any, threshold: float = 0.5) -> dict[str, Any]:
+def export(
+    model: Any, threshold: float = 0.5, names: tuple[str, ...] = FEATURE_NAMES
+) -> dict[str, Any]:
     import numpy as np
 
     prior = float(model.init_.class_prior_[1])
@@ -256,7 +356,7 @@ def export(model: Any, threshold: float = 0.5) -> dict[str, Any]:
             }
         )
     blob = {
-        "features": list(FEATURE_NAMES),
+        "features": list(names),
         "init": float(np.log(prior / (1 - prior))),
         "learning_rate": float(model.learning_rate),
         "threshold": threshold,
@@ -293,6 +393,7 @@ def main() -> int:
     parser.add_argument("--generated", type=int, default=300)
     parser.add_argument("--scanned", type=int, default=150)
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    parser.add_argument("--rows-out", type=Path, default=DEFAULT_ROWS_OUT)
     parser.add_argument("--no-cache", action="store_true")
     args = parser.parse_args()
     os.environ.setdefault("OMP_THREAD_LIMIT", "1")
@@ -303,15 +404,33 @@ def main() -> int:
         f"{len(runs)} document runs, {len(labelled)} labelled candidates, "
         f"{sum(c.label for c in labelled)} tables"
     )
+    row_model = fit_rows(runs)
+    row_blob = export(row_model, names=ROW_FEATURE_NAMES)
+    row_x = row_samples(runs)[0][:500]
+    ours = RowModel.from_json(row_blob)
+    theirs = row_model.predict_proba(row_x)[:, 1] if row_x else []
+    diff = max(
+        (abs(ours.probability(f) - float(p)) for f, p in zip(row_x, theirs, strict=True)),
+        default=0.0,
+    )
+    if diff > 1e-9:
+        raise SystemExit(f"exported row model differs from scikit-learn's by {diff}")
+    _write(args.rows_out, row_blob)
+    for run in runs:
+        materialize(run, ours)
     model = fit(runs)
     blob = export(model)
     diff = check_export(model, blob, runs)
     if diff > 1e-9:
         raise SystemExit(f"exported model differs from scikit-learn's by {diff}")
-    text = json.dumps(blob, sort_keys=True, separators=(",", ":")) + "\n"
-    args.out.write_text(text, encoding="utf-8")
-    print(f"wrote {args.out} sha256 {hashlib.sha256(text.encode()).hexdigest()}")
+    _write(args.out, blob)
     return 0
+
+
+def _write(path: Path, blob: dict[str, Any]) -> None:
+    text = json.dumps(blob, sort_keys=True, separators=(",", ":")) + "\n"
+    path.write_text(text, encoding="utf-8")
+    print(f"wrote {path} sha256 {hashlib.sha256(text.encode()).hexdigest()}")
 
 
 if __name__ == "__main__":

@@ -2,11 +2,13 @@
 
 Per page: ruling lines (PDF vector graphics on born-digital pages, OpenCV line detection on
 the raster otherwise) give ruled grids; the words left over are searched for whitespace
-tables. A learned region model (``regions.py``, ``engines/data/table_regions.json`` from
-``training/tables.py``) then drops candidates that are not tables (prose columns, lists,
-key-value blocks). Cell text always comes from the shared page model's words (text layer or
-the page's single OCR pass). Tables on consecutive pages with the same columns are tagged as
-continuations.
+tables. A learned row model (``extent.py``, ``engines/data/table_rows.json``) peels the lines
+at a candidate's top and bottom that are not table rows (prose, a list, a key-value block just
+above or below it); a learned region model (``regions.py``, ``engines/data/table_regions.json``,
+both from ``training/tables.py``) then drops candidates that are not tables (prose columns,
+lists, key-value blocks). Cell text always comes from the shared page model's words (text
+layer or the page's single OCR pass). Tables on consecutive pages with the same columns are
+tagged as continuations.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import numpy as np
 from prefect_docai.engines.page.document import Document, Page, load_document
 from prefect_docai.engines.pluginspec import EngineOptions, EngineOutput, normalize_threshold
 from prefect_docai.engines.tables.export import csv_output, to_result
+from prefect_docai.engines.tables.extent import trim_rows
 from prefect_docai.engines.tables.geometry import Box, PageInput, PointWord, Ruling
 from prefect_docai.engines.tables.grid import GridTable, fill_cells
 from prefect_docai.engines.tables.lattice import find_ruled_tables
@@ -45,7 +48,11 @@ class TableEngine:
     def run(self, data: bytes, options: EngineOptions) -> EngineOutput:
         found, page_count = page_candidates(data, options)
         pages = [page for page, _ in found]
-        tables = [t for page, candidates in found for t in keep_tables(candidates, page)]
+        tables = [
+            t
+            for page, candidates in found
+            for t in keep_tables([trim_rows(c, page) for c in candidates], page)
+        ]
         warnings: list[str] = []
         threshold = normalize_threshold(options.threshold)
         if threshold is not None:
