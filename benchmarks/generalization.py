@@ -93,19 +93,24 @@ def _strip_numbers(views: list[Any]) -> list[Any]:
     return [without_lines(v, lambda line: find_page_number([line]) is not None) for v in views]
 
 
-def paperflow(docs: list[Any], count: int, seed: int, ocr: bool = False) -> dict[str, Any]:
+def paperflow(
+    docs: list[Any], count: int, seed: int, ocr: bool = False, splitter: Path | None = None
+) -> dict[str, Any]:
     """Streams of held-out-family documents through the shipped splitter: ``mixed`` (3-8
     documents of any type), ``same-sender`` (a run of one company's documents, of one or
     several types, among others), ``letters`` (multi-page letters with and without page
     numbers among others); each as born-digital pages and as a scanner's stream (one file
     of origin for every page; pages degraded and read by OCR with ``ocr``, else text-layer
-    words with OCR-like noise)."""
+    words with OCR-like noise). ``splitter``: a boundary model file other than the shipped
+    one (a candidate trained with the same families held out)."""
     import dataclasses
 
     from training.data import noisy_view, scanned_view
 
     from benchmarks.paperflow import ONE_SOURCE, Tally
-    from prefect_docai.engines.paperflow.splitter import split_stream
+    from prefect_docai.engines.paperflow.splitter import BoundaryModel, split_stream
+
+    model = BoundaryModel.load(splitter) if splitter is not None else None
 
     rng = random.Random(seed)
     by_sender: dict[str, list[Any]] = {}
@@ -154,7 +159,7 @@ def paperflow(docs: list[Any], count: int, seed: int, ocr: bool = False) -> dict
                             for v in member
                         ]
                     views.extend(member)
-                starts = [d.pages[0] + 1 for d in split_stream(views)]
+                starts = [d.pages[0] + 1 for d in split_stream(views, model)]
                 pages += len(views)
                 tally.add(f"{name}-{k}", truth, starts, len(views))
                 overall.add(f"{name}-{k}", truth, starts, len(views))
@@ -176,6 +181,8 @@ def main() -> None:
     parser.add_argument("--streams", type=int, default=30, help="PaperFlow streams per set")
     parser.add_argument("--ocr", action="store_true",
                         help="scanned PaperFlow streams through real scans and OCR (slow)")
+    parser.add_argument("--splitter", type=Path, default=None,
+                        help="PaperFlow with this boundary model file instead of the shipped one")
     parser.add_argument(
         "--settings",
         default="shipped,paperflow,leave-family-out,templates->grammar,grammar->templates,in-sample",
@@ -216,7 +223,8 @@ def main() -> None:
         result["leave-generator-out:grammar->templates"] = evaluate(model, tests, 4)
     if "paperflow" in settings:
         result["paperflow:shipped"] = paperflow(
-            list(training.grammar_docs(4, EVAL_SEED, held)), args.streams, 6, args.ocr
+            list(training.grammar_docs(4, EVAL_SEED, held)), args.streams, 6, args.ocr,
+            args.splitter,
         )
     if "in-sample" in settings:
         model = train([*templates_train(), *grammar_train(None)], seed)

@@ -18,7 +18,8 @@ of streams with zero errors.
 
 The shipped scorer was trained on generated documents plus the visible corpus, so the sets
 above are in-sample for it. ``--cv K`` gives the honest numbers: the scorer is retrained
-without the evaluated documents (K folds over corpus documents for the built streams; for
+(with the shipped recipe's generated documents, ``training.splitter`` defaults) without the
+evaluated documents (K folds over corpus documents for the built streams; for
 each ``pss`` stream, without that stream's members) and the streams are scored at the
 pair-feature level with the same decoder. ``--cv-groups family`` (the default) holds out
 whole seller families, as the disjoint test set does (the corpus has several renderings of
@@ -193,13 +194,13 @@ def run_cv(corpus: Path, manifest: dict[str, Any], folds: int, count: int,
     from training.data import corpus_documents
 
     from prefect_docai.engines.doctype.model import default_model
-    from prefect_docai.engines.paperflow.decode import decode
     from prefect_docai.engines.paperflow.pairs import origin_evidence, pair_features
-    from prefect_docai.engines.paperflow.splitter import default_boundary_model
+    from prefect_docai.engines.paperflow.splitter import decode_pages, default_boundary_model
 
     classifier = default_model()
     weight = default_boundary_model().prior.weight
-    generated = ts.prepare(4, classifier, ts.SEED)
+    # the shipped recipe's generated documents (training.splitter defaults)
+    generated = ts.prepare(4, classifier, ts.SEED, ts.PER_FAMILY, ts.kept_families(0))
     entries = corpus_documents(corpus, task=None)
     first = len(generated) + 10_000
     real = ts.corpus_docs(corpus, classifier, first_origin=first)
@@ -219,7 +220,9 @@ def run_cv(corpus: Path, manifest: dict[str, Any], folds: int, count: int,
         if len(pages) > 1:
             x = pair_features(pages, sparse.vstack(rows).tocsr())
             boundary[1:] = model.score(x, origin_evidence([p.fingerprint for p in pages]))
-        return truth, [seg.start + 1 for seg in decode(boundary, model.prior)], len(pages)
+        marks = [page.signals.page_number for page in pages]
+        found = decode_pages(boundary, model.prior, marks)
+        return truth, [seg.start + 1 for seg in found], len(pages)
 
     def group_of(doc_id: str) -> str:
         # the hidden test set shares no seller family with this corpus: hold out whole

@@ -12,7 +12,7 @@ from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen.canvas import Canvas
 
 from prefect_docai.engines.paperflow import PaperFlowEngine
-from prefect_docai.engines.paperflow.decode import LengthPrior, decode
+from prefect_docai.engines.paperflow.decode import LengthPrior, decode, page_chains
 from prefect_docai.engines.paperflow.signals import PageNumber, find_page_number
 from prefect_docai.engines.pluginspec import EngineOptions
 from prefect_docai.models.results import PaperFlowResult
@@ -46,6 +46,44 @@ def _line(text: str, y: float) -> tuple[str, float, float, float, float]:
 )
 def test_page_number_forms(text: str, y: float, expected: PageNumber | None) -> None:
     assert find_page_number([_line(text, y)]) == expected
+
+
+def test_margin_mark_wins_over_body_mentions() -> None:
+    body = [_line(f"as explained on page {k + 5}, line {k}", 0.2 + 0.03 * k) for k in range(5)]
+    assert find_page_number([*body, _line("Seite 2 von 3", 0.95)]) == PageNumber(2, 3)
+    assert find_page_number([*body, _line("- 4 -", 0.96)]) == PageNumber(4, None)
+    # a reference inside a sentence is no mark of the page's own
+    assert find_page_number(body) is None
+    # a keyword mark beats a bare number in the other margin
+    assert find_page_number([_line("12", 0.03), _line("Page 2/3", 0.96)]) == PageNumber(2, 3)
+
+
+def test_page_chains_fix_starts_and_continuations() -> None:
+    def mark(number: int, total: int | None) -> PageNumber:
+        return PageNumber(number, total)
+
+    marks = [
+        None,
+        mark(1, 3), None, mark(3, 3),  # a chain with one mark lost: whole, then closed
+        None,
+        mark(1, 2), mark(2, 2),
+        mark(1, 1),
+        mark(1, 3), mark(3, 3), None,  # broken (page 2 says 3): no constraint
+        mark(1, 2), mark(2, 2),  # a chain at the end of the stream
+    ]
+    starts, joined = page_chains(marks)
+    assert starts == [1, 4, 5, 7, 8, 11]
+    assert joined == [2, 3, 6, 12]
+    assert page_chains([mark(1, 4), mark(2, 4)]) == ([], [])  # runs past the stream
+    assert page_chains([mark(1, 2), None]) == ([], [])  # nothing confirms it
+
+
+def test_decode_keeps_joined_pages_and_forced_starts() -> None:
+    prior = LengthPrior.from_lengths([1], weight=1.0)
+    boundary = np.array([1.0, 0.99, 0.99, 0.01])
+    spans = decode(boundary, prior, forced=[3], joined=[1, 2, 3])
+    assert [(s.start, s.end) for s in spans] == [(0, 2), (3, 3)]
+    assert spans[0].confidence > 0.99
 
 
 def test_decode_follows_scores_and_forced_starts() -> None:

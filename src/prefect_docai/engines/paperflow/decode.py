@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from prefect_docai.engines.doctype.features import FloatArray
+from prefect_docai.engines.paperflow.signals import PageNumber
 
 _EPS = 1e-6
 
@@ -51,16 +52,63 @@ class PageSpan:
     confidence: float
 
 
+def page_chains(marks: Sequence[PageNumber | None]) -> tuple[list[int], list[int]]:
+    """Starts and continuations a complete page-number chain fixes.
+
+    A page marked "1 of N" (``marks[i]``, one entry per content page) opens a chain of N
+    pages; the chain holds when none of the next N - 1 pages carries a mark that breaks it
+    (another number, another total) and at least one of them carries the expected one (an
+    OCR miss on a page in between is allowed). A holding chain starts a document at its
+    first page, continues it on the others and, when its last page says "N of N", closes
+    it: the next page starts a new document. Returns (starts, continuations) as sorted
+    page indices."""
+    starts: set[int] = set()
+    inside: set[int] = set()
+    n = len(marks)
+    i = 0
+    while i < n:
+        mark = marks[i]
+        if mark is None or mark.number != 1 or mark.total is None or i + mark.total > n:
+            i += 1
+            continue
+        total = mark.total
+        seen = total == 1
+        holds = True
+        for k in range(1, total):
+            later = marks[i + k]
+            if later is None:
+                continue
+            if later.number != k + 1 or (later.total is not None and later.total != total):
+                holds = False
+                break
+            seen = True
+        if not (holds and seen):
+            i += 1
+            continue
+        end = i + total
+        starts.add(i)
+        inside.update(range(i + 1, end))
+        last = marks[end - 1]
+        if end < n and last is not None and last.number == total and last.total == total:
+            starts.add(end)
+        i = end
+    starts -= inside
+    return sorted(starts), sorted(inside)
+
+
 def decode(
     boundary: FloatArray,
     prior: LengthPrior,
     forced: Sequence[int] = (),
     max_length: int = 300,
+    joined: Sequence[int] = (),
 ) -> list[PageSpan]:
     """Segments over ``n = len(boundary)`` pages.
 
     ``boundary[i]`` is P(a document starts at page i); ``boundary[0]`` is ignored (page 0
-    always starts). ``forced`` page indices must start a document (after a separator sheet).
+    always starts). ``forced`` page indices must start a document (after a separator sheet);
+    ``joined`` ones must continue the page before (inside a page-number chain) unless they
+    are forced too.
     """
     n = len(boundary)
     if n == 0:
@@ -72,6 +120,11 @@ def decode(
     for i in forced:
         if 0 <= i < n:
             must[i] = True
+    can_start = np.ones(n, dtype=bool)
+    for i in joined:
+        if 0 < i < n and not must[i]:
+            b[i] = _EPS
+            can_start[i] = False
     log_start = np.log(b)
     log_cont = np.log1p(-b)
     # cont_prefix[k] = sum of log_cont[1..k-1]; a segment [s, e] continues at s+1..e.
@@ -90,7 +143,7 @@ def decode(
     for e in range(n):
         lo = max(last_forced[e], e - max_length + 1)
         for s in range(lo, e + 1):
-            if best[s] == -np.inf:
+            if best[s] == -np.inf or not can_start[s]:
                 continue
             score = (
                 best[s]

@@ -122,27 +122,55 @@ def _lines(words: list[Word]) -> list[tuple[str, float, float, float, float]]:
     return out
 
 
-def find_page_number(lines: list[tuple[str, float, float, float, float]]) -> PageNumber | None:
-    """A page mark: keyword forms anywhere ("Seite 2 von 3"); bare forms ("2/3", "- 2 -",
-    "2") only in the top or bottom margin, where running page numbers sit."""
-    for text, *_ in lines:
-        match = _PN_KEYWORD.search(text)
-        if match:
-            number = int(match.group(1))
-            total = int(match.group(2)) if match.group(2) else None
-            if number >= 1 and (total is None or number <= total <= 500):
-                return PageNumber(number, total)
-    for text, _x0, y0, _x1, y1 in lines:
-        if y0 > 0.1 and y1 < 0.9:
+def _in_number_margin(y0: float, y1: float) -> bool:
+    return y0 <= 0.1 or y1 >= 0.9
+
+
+def _keyword_mark(text: str, alone: bool) -> PageNumber | None:
+    """A keyword page mark in ``text``; with ``alone`` only one with a total ("Seite 2 von
+    3") or one that is the whole line ("Seite 2"): "as shown on page 4" in a sentence is a
+    reference, not the page's own number."""
+    for match in _PN_KEYWORD.finditer(text):
+        number = int(match.group(1))
+        total = int(match.group(2)) if match.group(2) else None
+        if number < 1 or (total is not None and not number <= total <= 500):
             continue
-        for pattern in (_PN_SLASH, _PN_DASH, _PN_BARE):
-            match = pattern.match(text)
-            if not match:
-                continue
-            number = int(match.group(1))
-            total = int(match.group(2)) if pattern is _PN_SLASH else None
-            if 1 <= number <= 500 and (total is None or number <= total <= 500):
-                return PageNumber(number, total)
+        if alone and total is None and len(text.strip()) > len(match.group(0)) + 2:
+            continue
+        return PageNumber(number, total)
+    return None
+
+
+def _bare_mark(text: str) -> PageNumber | None:
+    for pattern in (_PN_SLASH, _PN_DASH, _PN_BARE):
+        match = pattern.match(text)
+        if not match:
+            continue
+        number = int(match.group(1))
+        total = int(match.group(2)) if pattern is _PN_SLASH else None
+        if 1 <= number <= 500 and (total is None or number <= total <= 500):
+            return PageNumber(number, total)
+    return None
+
+
+def find_page_number(lines: list[tuple[str, float, float, float, float]]) -> PageNumber | None:
+    """The page's own mark. A mark in the top or bottom margin, where running page numbers
+    sit, wins: keyword forms ("Seite 2 von 3", "Page 2/3") before bare ones ("2/3", "- 2 -",
+    "2"), the line nearest the page edge first. Else a keyword form in the body with its
+    total or alone on its line; a mention inside a sentence ("see page 4") is no mark."""
+    margin = [line for line in lines if _in_number_margin(line[2], line[4])]
+    margin.sort(key=lambda line: -abs(line[2] + line[4] - 1.0))
+    for read in (lambda text: _keyword_mark(text, alone=False), _bare_mark):
+        for text, *_ in margin:
+            mark = read(text)
+            if mark is not None:
+                return mark
+    for text, _x0, y0, _x1, y1 in lines:
+        if _in_number_margin(y0, y1):
+            continue
+        mark = _keyword_mark(text, alone=True)
+        if mark is not None:
+            return mark
     return None
 
 

@@ -7,13 +7,15 @@ Pages pass through three steps:
 2. Boundary scoring: a gradient-boosting model gives P(new document starts here) for every
    pair of neighbouring content pages (``pairs.PAIR_FEATURES``); a stream whose pages say
    nothing about their files of origin is scored by a content-only model.
-3. Decoding: dynamic programming with a document-length prior picks the segmentation.
+3. Decoding: dynamic programming with a document-length prior picks the segmentation;
+   a complete page-number chain ("1 of N" ... "N of N") is kept whole and closed
+   (``decode.page_chains``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -26,7 +28,7 @@ from prefect_docai.engines.doctype.features import FloatArray
 from prefect_docai.engines.doctype.model import ClassifierModel, default_model, text_matrix
 from prefect_docai.engines.doctype.scoring import PageScores, document_probs, score_pages
 from prefect_docai.engines.doctype.views import PageView
-from prefect_docai.engines.paperflow.decode import LengthPrior, PageSpan, decode
+from prefect_docai.engines.paperflow.decode import LengthPrior, PageSpan, decode, page_chains
 from prefect_docai.engines.paperflow.pairs import (
     CONTENT_ONLY_FEATURES,
     FINGERPRINT_FEATURES,
@@ -43,7 +45,7 @@ from prefect_docai.engines.paperflow.separators import (
     barcodes,
     is_blank,
 )
-from prefect_docai.engines.paperflow.signals import page_signals
+from prefect_docai.engines.paperflow.signals import PageNumber, page_signals
 
 MODEL_FILE = "splitter.joblib"
 
@@ -160,6 +162,8 @@ class StreamFeatures:
     scores: PageScores
     origin: bool = False
     """The pages carry file-of-origin evidence (``pairs.origin_evidence``)."""
+    marks: list[PageNumber | None] = field(default_factory=list)
+    """Each content page's own page mark."""
 
 
 def stream_features(
@@ -192,7 +196,20 @@ def stream_features(
     for page, count in zip(stream, blanks, strict=True):
         page.blanks_before = count
     return StreamFeatures(content, forced, pair_features(stream, rows), scores,
-                          origin_evidence([page.fingerprint for page in stream]))
+                          origin_evidence([page.fingerprint for page in stream]),
+                          [page.signals.page_number for page in stream])
+
+
+def decode_pages(
+    boundary: FloatArray,
+    prior: LengthPrior,
+    marks: Sequence[PageNumber | None],
+    forced: Sequence[int] = (),
+) -> list[PageSpan]:
+    """The decoder over scored pages, with the starts and continuations their page-number
+    chains fix (``decode.page_chains``; ``marks`` one per page)."""
+    starts, joined = page_chains(marks)
+    return decode(boundary, prior, sorted({*forced, *starts}), joined=joined)
 
 
 def stream_pages(
@@ -238,7 +255,7 @@ def split_stream(
     boundary = np.ones(n)
     if n > 1:
         boundary[1:] = boundary_model.score(features.pairs, features.origin)
-    segments: list[PageSpan] = decode(boundary, boundary_model.prior, features.forced)
+    segments = decode_pages(boundary, boundary_model.prior, features.marks, features.forced)
     out = []
     for seg in segments:
         probs = features.scores.probs[seg.start : seg.end + 1]
