@@ -117,8 +117,9 @@ def paperflow(
     for doc in docs:
         by_sender.setdefault(doc.sender, []).append(doc)
     runs = [v for v in by_sender.values() if len(v) >= 2]
-    long_letters = [d for d in docs if d.doc_type in ("letter", "contract", "report")
-                    and len(d.views) > 1]
+    long_letters = [
+        d for d in docs if d.doc_type in ("letter", "contract", "report") and len(d.views) > 1
+    ]
     sets: dict[str, list[list[Any]]] = {"mixed": [], "same-sender": [], "letters": []}
     for _ in range(count):
         sets["mixed"].append(rng.sample(docs, rng.randint(4, 10)))
@@ -179,10 +180,17 @@ def main() -> None:
     parser.add_argument("--per-family", type=int, default=3)
     parser.add_argument("--per-template", type=int, default=3)
     parser.add_argument("--streams", type=int, default=30, help="PaperFlow streams per set")
-    parser.add_argument("--ocr", action="store_true",
-                        help="scanned PaperFlow streams through real scans and OCR (slow)")
-    parser.add_argument("--splitter", type=Path, default=None,
-                        help="PaperFlow with this boundary model file instead of the shipped one")
+    parser.add_argument(
+        "--ocr",
+        action="store_true",
+        help="scanned PaperFlow streams through real scans and OCR (slow)",
+    )
+    parser.add_argument(
+        "--splitter",
+        type=Path,
+        default=None,
+        help="PaperFlow with this boundary model file instead of the shipped one",
+    )
     parser.add_argument(
         "--settings",
         default="shipped,paperflow,leave-family-out,templates->grammar,grammar->templates,in-sample",
@@ -223,7 +231,10 @@ def main() -> None:
         result["leave-generator-out:grammar->templates"] = evaluate(model, tests, 4)
     if "paperflow" in settings:
         result["paperflow:shipped"] = paperflow(
-            list(training.grammar_docs(4, EVAL_SEED, held)), args.streams, 6, args.ocr,
+            list(training.grammar_docs(4, EVAL_SEED, held)),
+            args.streams,
+            6,
+            args.ocr,
             args.splitter,
         )
     if "in-sample" in settings:
@@ -236,16 +247,22 @@ def main() -> None:
             continue
         for view, r in value.items():
             langs = " / ".join(f"{r['per_lang'].get(la, 0):.3f}" for la in ("de", "en"))
-            print(f"{name:44} {view:13} {r['n']:5d} {r['accuracy']:6.3f} {r['macro_f1']:6.3f}  {langs}")
+            print(
+                f"{name:44} {view:13} {r['n']:5d} {r['accuracy']:6.3f} {r['macro_f1']:6.3f}  {langs}"
+            )
             worst = sorted(r["per_class"].items(), key=lambda kv: kv[1])[:4]
-            print(f"{'':44} worst classes {worst}; errors {dict(Counter(r['errors']).most_common(5))}")
+            print(
+                f"{'':44} worst classes {worst}; errors {dict(Counter(r['errors']).most_common(5))}"
+            )
     if "paperflow:shipped" in result:
         print(f"\n{'PaperFlow set':22} {'streams':>7} {'bP':>6} {'bR':>6} {'bF1':>6} {'0-err':>6}")
         for name, r in result["paperflow:shipped"].items():
             if isinstance(r, dict):
-                print(f"{name:22} {r['streams']:7d} {r['boundary_precision']:6.3f} "
-                      f"{r['boundary_recall']:6.3f} {r['boundary_f1']:6.3f} "
-                      f"{r['zero_error_share']:6.3f}")
+                print(
+                    f"{name:22} {r['streams']:7d} {r['boundary_precision']:6.3f} "
+                    f"{r['boundary_recall']:6.3f} {r['boundary_f1']:6.3f} "
+                    f"{r['zero_error_share']:6.3f}"
+                )
         print(f"splitting {result['paperflow:shipped']['seconds_per_page']} s per page")
     print(f"total {time.monotonic() - started:.0f} s")
     RESULTS.mkdir(parents=True, exist_ok=True)

@@ -145,8 +145,9 @@ def load_corpus_views(corpus: Path, manifest: dict[str, Any], images: int) -> di
             if image_count >= images:
                 continue
             image_count += 1
-        document = load_document((corpus / entry["file"]).read_bytes(),
-                                 languages=ocr_languages(("eng",)))
+        document = load_document(
+            (corpus / entry["file"]).read_bytes(), languages=ocr_languages(("eng",))
+        )
         views[entry["id"]] = (entry, page_views(document), document)
     return views
 
@@ -168,7 +169,12 @@ def build_streams(docs: dict[str, Any], count: int, seed: int) -> dict[str, list
         if family and docs[i][0]["doc_type"] == "invoice":
             families[family].append(i)
     families = {k: v for k, v in families.items() if len(v) >= 2}
-    sets: dict[str, list[list[str]]] = {"random": [], "same-supplier": [], "one-page": [], "long": []}
+    sets: dict[str, list[list[str]]] = {
+        "random": [],
+        "same-supplier": [],
+        "one-page": [],
+        "long": [],
+    }
     for _ in range(count):
         sets["random"].append(rng.sample(ids, rng.randint(3, 8)))
         sets["one-page"].append(rng.sample(one_page, min(len(one_page), rng.randint(3, 8))))
@@ -186,8 +192,15 @@ def build_streams(docs: dict[str, Any], count: int, seed: int) -> dict[str, list
     return sets
 
 
-def run_cv(corpus: Path, manifest: dict[str, Any], folds: int, count: int,
-           seed: int, groups: str = "family", fingerprint: str = "keep") -> dict[str, Any]:
+def run_cv(
+    corpus: Path,
+    manifest: dict[str, Any],
+    folds: int,
+    count: int,
+    seed: int,
+    groups: str = "family",
+    fingerprint: str = "keep",
+) -> dict[str, Any]:
     import numpy as np
     from scipy import sparse
     from training import splitter as ts
@@ -269,10 +282,18 @@ def main() -> None:
     parser.add_argument("--images", type=int, default=20, help="scanned corpus images to use")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--cv", type=int, default=0, help="K folds for the honest run (0: skip)")
-    parser.add_argument("--cv-groups", choices=("family", "document"), default="family",
-                        help="hold out whole seller families (default) or single documents")
-    parser.add_argument("--fingerprint", choices=FINGERPRINT_MODES, default="keep",
-                        help="page fingerprints as read, removed, or one for the whole stream")
+    parser.add_argument(
+        "--cv-groups",
+        choices=("family", "document"),
+        default="family",
+        help="hold out whole seller families (default) or single documents",
+    )
+    parser.add_argument(
+        "--fingerprint",
+        choices=FINGERPRINT_MODES,
+        default="keep",
+        help="page fingerprints as read, removed, or one for the whole stream",
+    )
     parser.add_argument("--out", type=Path, default=RESULTS / "paperflow.json")
     args = parser.parse_args()
     corpus = corpus_dir()
@@ -312,14 +333,19 @@ def main() -> None:
         document.close()
     if args.cv:
         t0 = time.monotonic()
-        report.update(run_cv(corpus, manifest, args.cv, args.streams, args.seed, args.cv_groups,
-                             args.fingerprint))
+        report.update(
+            run_cv(
+                corpus, manifest, args.cv, args.streams, args.seed, args.cv_groups, args.fingerprint
+            )
+        )
         print(f"cross-validation in {time.monotonic() - t0:.0f} s")
     print(f"\n{'set':22} {'streams':>7} {'bP':>6} {'bR':>6} {'bF1':>6} {'docF1':>6} {'0-err':>6}")
     for name, r in report.items():
-        print(f"{name:22} {r['streams']:7d} {r['boundary_precision']:6.3f} "
-              f"{r['boundary_recall']:6.3f} {r['boundary_f1']:6.3f} {r['document_f1']:6.3f} "
-              f"{r['zero_error_share']:6.3f}")
+        print(
+            f"{name:22} {r['streams']:7d} {r['boundary_precision']:6.3f} "
+            f"{r['boundary_recall']:6.3f} {r['boundary_f1']:6.3f} {r['document_f1']:6.3f} "
+            f"{r['zero_error_share']:6.3f}"
+        )
     print(f"splitting {split_ms:.0f} ms per page (pages loaded; {split_pages} pages)")
     print(f"total {time.monotonic() - started:.0f} s")
     args.out.parent.mkdir(parents=True, exist_ok=True)

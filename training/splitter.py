@@ -99,7 +99,9 @@ class DocPages:
     """Index of the generated document this is a variant of."""
 
 
-def without_lines(view: PageView, drop: Callable[[tuple[str, float, float, float, float]], bool]) -> PageView:
+def without_lines(
+    view: PageView, drop: Callable[[tuple[str, float, float, float, float]], bool]
+) -> PageView:
     """The view minus the words of lines ``drop`` selects (keeps the raster: the features
     that matter here are textual)."""
     grouped: dict[int, list[Word]] = {}
@@ -116,8 +118,15 @@ def without_lines(view: PageView, drop: Callable[[tuple[str, float, float, float
         )
         if not drop(line):
             keep.extend(words)
-    return PageView(keep, view.width_pt, view.height_pt, view.source, view.render, view.image(),
-                    view.fingerprint)
+    return PageView(
+        keep,
+        view.width_pt,
+        view.height_pt,
+        view.source,
+        view.render,
+        view.image(),
+        view.fingerprint,
+    )
 
 
 def variants(views: list[PageView], rng: random.Random) -> list[list[PageView]]:
@@ -126,12 +135,20 @@ def variants(views: list[PageView], rng: random.Random) -> list[list[PageView]]:
     neither, and the scorer must then rely on layout, text and identifier continuity."""
     out = [views]
     if len(views) > 1:
-        out.append([without_lines(v, lambda line: find_page_number([line]) is not None) for v in views])
-        out.append([
-            without_lines(v, lambda line: find_page_number([line]) is not None
-                     or line[4] < 0.12 or line[2] > 0.88)
-            for v in views
-        ])
+        out.append(
+            [without_lines(v, lambda line: find_page_number([line]) is not None) for v in views]
+        )
+        out.append(
+            [
+                without_lines(
+                    v,
+                    lambda line: (
+                        find_page_number([line]) is not None or line[4] < 0.12 or line[2] > 0.88
+                    ),
+                )
+                for v in views
+            ]
+        )
     if rng.random() < 0.35:
         out = [[data.noisy_view(v, rng) for v in variant] for variant in out]
     return out
@@ -178,9 +195,12 @@ def build_stream(
             # same template (same letterhead style) back to back, or another document of
             # the same kind (a scanner's stream of forms or receipts)
             same_kind = roll >= 0.3
-            same = [d for d in docs
-                    if (d.doc_type == doc.doc_type if same_kind else d.template == doc.template)
-                    and all(d.origin != c.origin for c in chosen)]
+            same = [
+                d
+                for d in docs
+                if (d.doc_type == doc.doc_type if same_kind else d.template == doc.template)
+                and all(d.origin != c.origin for c in chosen)
+            ]
             if same:
                 chosen.append(rng.choice(same))
     pages: list[StreamPage] = []
@@ -208,13 +228,19 @@ def streams_to_xy(
             y[s - 1] = 1
         xs.append(x)
         ys.append(y)
-        streams.append((len(pages), starts, x, origin_evidence([p.fingerprint for p in pages]),
-                        [p.signals.page_number for p in pages]))
+        streams.append(
+            (
+                len(pages),
+                starts,
+                x,
+                origin_evidence([p.fingerprint for p in pages]),
+                [p.signals.page_number for p in pages],
+            )
+        )
     return np.vstack(xs), np.concatenate(ys), streams
 
 
-def exact_match(model: BoundaryModel, streams: list[Stream],
-                prior: LengthPrior) -> float:
+def exact_match(model: BoundaryModel, streams: list[Stream], prior: LengthPrior) -> float:
     good = 0
     for n, starts, x, origin, marks in streams:
         boundary = np.ones(n)
@@ -224,8 +250,12 @@ def exact_match(model: BoundaryModel, streams: list[Stream],
     return good / max(len(streams), 1)
 
 
-def corpus_docs(corpus: Path, classifier: ClassifierModel, first_origin: int,
-                exclude: frozenset[str] = frozenset()) -> list[DocPages]:
+def corpus_docs(
+    corpus: Path,
+    classifier: ClassifierModel,
+    first_origin: int,
+    exclude: frozenset[str] = frozenset(),
+) -> list[DocPages]:
     """Visible-corpus documents (real layouts: continuation pages without page numbers,
     same-seller series), each once as read and once without page-number chains."""
     rng = random.Random(SEED + 7)
@@ -248,14 +278,18 @@ def new_model() -> object:
     from sklearn.ensemble import HistGradientBoostingClassifier
 
     return HistGradientBoostingClassifier(
-        max_iter=250, learning_rate=0.08, max_depth=2, max_leaf_nodes=None,
-        min_samples_leaf=40, l2_regularization=1.0, monotonic_cst=monotonic_constraints(),
+        max_iter=250,
+        learning_rate=0.08,
+        max_depth=2,
+        max_leaf_nodes=None,
+        min_samples_leaf=40,
+        l2_regularization=1.0,
+        monotonic_cst=monotonic_constraints(),
         random_state=SEED,
     )
 
 
-def fit_pair(x: np.ndarray, y: np.ndarray,
-             streams: list[Stream]) -> tuple[object, object]:
+def fit_pair(x: np.ndarray, y: np.ndarray, streams: list[Stream]) -> tuple[object, object]:
     """The scorer for streams with file-of-origin evidence (trained on those streams only:
     the others never reach it) and the content-only one (every stream, fingerprint
     features held at unknown)."""
@@ -269,23 +303,33 @@ def fit_pair(x: np.ndarray, y: np.ndarray,
 def fit_boundary(docs: list[DocPages], n_streams: int, weight: float) -> BoundaryModel:
     x, y, streams = streams_to_xy(docs, n_streams, random.Random(SEED + 3))
     model, content = fit_pair(x, y, streams)
-    return BoundaryModel(model, content,
-                         LengthPrior.from_lengths([len(d.pages) for d in docs], weight=weight))
+    return BoundaryModel(
+        model, content, LengthPrior.from_lengths([len(d.pages) for d in docs], weight=weight)
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--per-template", type=int, default=4)
-    parser.add_argument("--per-family", type=int, default=PER_FAMILY,
-                        help="block-grammar documents per layout family (0: none)")
-    parser.add_argument("--hold-fold", type=int, default=0,
-                        help="grammar families left out for benchmarks/generalization.py")
+    parser.add_argument(
+        "--per-family",
+        type=int,
+        default=PER_FAMILY,
+        help="block-grammar documents per layout family (0: none)",
+    )
+    parser.add_argument(
+        "--hold-fold",
+        type=int,
+        default=0,
+        help="grammar families left out for benchmarks/generalization.py",
+    )
     parser.add_argument("--streams", type=int, default=1500)
     parser.add_argument("--corpus", type=Path, default=None, help="visible corpus folder")
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--classifier", type=Path, default=None)
-    parser.add_argument("--out", type=Path,
-                        default=ROOT / "src/prefect_docai/engines/data" / MODEL_FILE)
+    parser.add_argument(
+        "--out", type=Path, default=ROOT / "src/prefect_docai/engines/data" / MODEL_FILE
+    )
     args = parser.parse_args()
     started = time.monotonic()
     classifier = ClassifierModel.load(args.classifier)
@@ -294,8 +338,10 @@ def main() -> None:
     docs = prepare(per_template, classifier, SEED, 1 if args.quick else args.per_family, kept)
     if args.corpus is not None:
         docs += corpus_docs(args.corpus, classifier, first_origin=len(docs))
-    print(f"{len(docs)} documents, {sum(len(d.pages) for d in docs)} pages "
-          f"in {time.monotonic() - started:.0f} s")
+    print(
+        f"{len(docs)} documents, {sum(len(d.pages) for d in docs)} pages "
+        f"in {time.monotonic() - started:.0f} s"
+    )
     # Validation streams come from documents the scorer has not seen (all variants of a
     # document stay on one side).
     rng = random.Random(SEED)
@@ -318,8 +364,10 @@ def main() -> None:
     # Refit on all documents for the shipped model.
     final = fit_boundary(docs, n_streams, best_weight)
     final.save(args.out)
-    print(f"prior weight {best_weight}, saved {args.out} ({args.out.stat().st_size / 1e6:.2f} MB) "
-          f"in {time.monotonic() - started:.0f} s")
+    print(
+        f"prior weight {best_weight}, saved {args.out} ({args.out.stat().st_size / 1e6:.2f} MB) "
+        f"in {time.monotonic() - started:.0f} s"
+    )
 
 
 if __name__ == "__main__":

@@ -64,12 +64,18 @@ def test_page_chains_fix_starts_and_continuations() -> None:
 
     marks = [
         None,
-        mark(1, 3), None, mark(3, 3),  # a chain with one mark lost: whole, then closed
+        mark(1, 3),
         None,
-        mark(1, 2), mark(2, 2),
+        mark(3, 3),  # a chain with one mark lost: whole, then closed
+        None,
+        mark(1, 2),
+        mark(2, 2),
         mark(1, 1),
-        mark(1, 3), mark(3, 3), None,  # broken (page 2 says 3): no constraint
-        mark(1, 2), mark(2, 2),  # a chain at the end of the stream
+        mark(1, 3),
+        mark(3, 3),
+        None,  # broken (page 2 says 3): no constraint
+        mark(1, 2),
+        mark(2, 2),  # a chain at the end of the stream
     ]
     starts, joined = page_chains(marks)
     assert starts == [1, 4, 5, 7, 8, 11]
@@ -152,8 +158,14 @@ def _numbered_doc(title: str, pages: int, style: str) -> bytes:
         canvas.setFont("Helvetica", 10)
         canvas.drawString(70, 780, title if page == 1 else "")
         for k in range(25):
-            canvas.drawString(70, 740 - 18 * k, f"Line {k} of the text on page {page}, item {k * page}")
-        mark = {"de": f"Seite {page} von {pages}", "en": f"Page {page}/{pages}", "dash": f"- {page} -"}[style]
+            canvas.drawString(
+                70, 740 - 18 * k, f"Line {k} of the text on page {page}, item {k * page}"
+            )
+        mark = {
+            "de": f"Seite {page} von {pages}",
+            "en": f"Page {page}/{pages}",
+            "dash": f"- {page} -",
+        }[style]
         canvas.drawCentredString(297, 40, mark)
         canvas.showPage()
     canvas.save()

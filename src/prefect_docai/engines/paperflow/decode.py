@@ -34,7 +34,9 @@ class LengthPrior:
         return self.weight * (self.tail - 0.05 * (length - len(self.log_p)))
 
     @classmethod
-    def from_lengths(cls, lengths: Sequence[int], cap: int = 30, weight: float = 0.3) -> LengthPrior:
+    def from_lengths(
+        cls, lengths: Sequence[int], cap: int = 30, weight: float = 0.3
+    ) -> LengthPrior:
         counts = np.ones(cap, dtype=np.float64)  # add-one smoothing
         for length in lengths:
             counts[min(length, cap) - 1] += 1

@@ -31,7 +31,9 @@ _TOTAL = re.compile(
     r"summe|total|amount due|balance due|grand total|saldo|endsaldo|closing balance)\b",
     re.IGNORECASE,
 )
-_SIGNATURE = re.compile(r"\b(unterschrift|signature|signed|gez\.|ort, datum|place, date)\b", re.IGNORECASE)
+_SIGNATURE = re.compile(
+    r"\b(unterschrift|signature|signed|gez\.|ort, datum|place, date)\b", re.IGNORECASE
+)
 _CONTINUED = re.compile(
     r"\b(fortsetzung|übertrag|uebertrag|continued|carried forward|brought forward|weiter auf)\b",
     re.IGNORECASE,
@@ -180,8 +182,18 @@ def roman_value(token: str) -> int | None:
     if not token or not match:
         return None
     tens, ones = match.groups()
-    table = {"": 0, "i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7,
-             "viii": 8, "ix": 9}
+    table = {
+        "": 0,
+        "i": 1,
+        "ii": 2,
+        "iii": 3,
+        "iv": 4,
+        "v": 5,
+        "vi": 6,
+        "vii": 7,
+        "viii": 8,
+        "ix": 9,
+    }
     value = 10 * len(tens) + table[ones]
     return value or None
 
@@ -283,18 +295,21 @@ def page_signals(page: PageView) -> PageSignals:
         margin_numbers=margin_numbers(lines),
         top_band=_band_words(lines, top=True),
         bottom_band=_band_words(lines, top=False),
-        open_end=bool(last_word) and not _SENTENCE_END.search(last_word)
+        open_end=bool(last_word)
+        and not _SENTENCE_END.search(last_word)
         and bool(_WORD_CHAR.search(last_word[-1])),
         lower_start=bool(first_word) and first_word[0].islower(),
         body_x0=_percentile([line[1] for line in wide], 0.1),
         body_x1=_percentile([line[3] for line in wide], 0.9),
         font_median=median_size,
         numbers=frozenset(
-            digits for m in _NUMBER.finditer(body)
+            digits
+            for m in _NUMBER.finditer(body)
             if len(digits := _NON_DIGIT.sub("", m.group(0))) >= 3
         ),
         names=frozenset(
-            m.group(0).lower() for m in _NAME.finditer(body)
+            m.group(0).lower()
+            for m in _NAME.finditer(body)
             if m.group(0)[0].isupper() and not m.group(0).isupper()
         ),
     )

@@ -137,9 +137,7 @@ def page_roles(pages: Sequence[PageView], detect_barcodes: bool = True) -> list[
     roles = []
     for page in pages:
         # OCR reads scanner noise on an empty sheet as a few short, unsure "words".
-        words = sum(
-            1 for w in page.words if len(w.text.strip()) > 1 and w.confidence >= 0.5
-        )
+        words = sum(1 for w in page.words if len(w.text.strip()) > 1 and w.confidence >= 0.5)
         if words <= 2 and is_blank(page.image(), words):
             roles.append(PageRole("blank"))
             continue
@@ -195,9 +193,14 @@ def stream_features(
     stream, rows, scores = stream_pages(views, classifier, with_image)
     for page, count in zip(stream, blanks, strict=True):
         page.blanks_before = count
-    return StreamFeatures(content, forced, pair_features(stream, rows), scores,
-                          origin_evidence([page.fingerprint for page in stream]),
-                          [page.signals.page_number for page in stream])
+    return StreamFeatures(
+        content,
+        forced,
+        pair_features(stream, rows),
+        scores,
+        origin_evidence([page.fingerprint for page in stream]),
+        [page.signals.page_number for page in stream],
+    )
 
 
 def decode_pages(
