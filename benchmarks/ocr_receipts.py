@@ -1,0 +1,518 @@
+"""Receipt OCR on the SROIE training pool: the receipt tool's Tesseract reading next to
+RapidOCR (PP-OCRv4 det/rec, ONNX, ``rapidocr_onnxruntime``) alone and combined with it
+line by line by confidence.
+
+Truth: the pool's ``box/*.csv`` annotated lines (``../shared/corpus/train/sroie/``, the 240
+receipts with an image), put in reading order by :func:`benchmarks.ocr.row_major`. Every
+engine's lines go through the same function, and CER / word F1 are
+:class:`benchmarks.ocr.Score`'s (case-folded, whitespace collapsed, words as multisets).
+
+* ``receipt``  — the receipt tool's page words (German + English, ``receipt_views``), read
+  from :mod:`benchmarks.receipts_cv`'s OCR cache (OCR'd there when missing);
+* ``rapid``    — RapidOCR, one ONNX thread, CJK characters dropped (SROIE's lines leave the
+  Chinese print out; the receipt tool reads German and English). PP-OCR's recognizer
+  often drops the space between Latin words ("ABCHOTRADING"), so a line is also split
+  between two characters where the line's crop has a blank column run at least ``gap``
+  line heights wide between their centres and the centres are more than ``pitch`` times
+  the line's median character pitch apart (``rapid@gap/pitch``; ``99`` = the
+  recognizer's own spaces only);
+* ``combined`` — :func:`prefect_docai.engines.page.ocr.merge_readings` of the Tesseract
+  words with RapidOCR's lines (either one as the first reading).
+
+The free parameters (the gap ratio, which reading comes first) are chosen on one fold of
+the pool and scored on the other (folds by merchant, so one seller's receipts never sit on
+both sides); both directions are reported.
+
+RapidOCR runs in a child process (its results cached in
+``~/.cache/docai-bench/rapid-ocr/<package version>/<image sha256>.json``), which reports
+seconds per image and its peak RSS.
+
+    OMP_THREAD_LIMIT=1 python -m benchmarks.ocr_receipts [--limit N] [--cached-only] [--timing N]
+
+RapidOCR is not a dependency of the project: install ``rapidocr_onnxruntime==1.4.4`` and
+``onnxruntime==1.32.0`` to run this (it exits without a result otherwise). Its wheel pulls
+``opencv-python`` beside the project's ``opencv-contrib-python-headless``; both own
+``cv2/``, so reinstall the latter afterwards (``pip install --force-reinstall --no-deps
+opencv-contrib-python-headless==<locked version>``).
+
+Writes ``benchmarks/results/ocr_receipts.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import hashlib
+import itertools
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+import zlib
+from pathlib import Path
+from typing import Any
+
+from benchmarks.ocr import Score, row_major
+from benchmarks.receipts_cv import cache_root, cached_pages, corpus_dir, merchant_key
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "benchmarks" / "results"
+os.environ.setdefault("OMP_THREAD_LIMIT", "1")
+
+SPLITS = (*((g, p) for g in (0.15, 0.2, 0.3) for p in (1.15, 1.3, 1.45)), (99.0, 0.0))
+"""Candidate word splits: (blank run width / line height, centre distance / median pitch)."""
+
+
+# --- samples -----------------------------------------------------------------------------
+
+
+def pool(limit: int = 0) -> list[dict[str, Any]]:
+    """The pool's receipts with an image: id, image path, reference text, fold (0/1)."""
+    base = corpus_dir() / "train" / "sroie"
+    manifest = json.loads((base / "manifest.json").read_text())
+    rows = []
+    for row in sorted(manifest["receipts"], key=lambda r: r["id"]):
+        if not row.get("image") or not row.get("box"):
+            continue
+        lines = []
+        with (base / row["box"]).open(newline="", encoding="utf-8", errors="replace") as handle:
+            for cells in csv.reader(handle):
+                if len(cells) < 9:
+                    continue
+                xs = [float(v) for v in cells[0:8:2]]
+                ys = [float(v) for v in cells[1:8:2]]
+                lines.append(
+                    {"bbox": [min(xs), min(ys), max(xs), max(ys)], "text": ",".join(cells[8:])}
+                )
+        key = json.loads((base / row["key"]).read_text())
+        fold = zlib.crc32(merchant_key(key.get("company")).encode()) % 2
+        rows.append(
+            {
+                "id": row["id"],
+                "image": base / row["image"],
+                "reference": row_major(lines),
+                "fold": fold,
+            }
+        )
+    return rows[:limit] if limit else rows
+
+
+# --- RapidOCR (child process, cached) ----------------------------------------------------
+
+
+def rapid_version() -> str:
+    from importlib.metadata import version
+
+    return f"rapidocr_onnxruntime-{version('rapidocr_onnxruntime')}"
+
+
+def rapid_cache(data: bytes) -> Path:
+    return (
+        cache_root().parent
+        / "rapid-ocr"
+        / rapid_version()
+        / f"{hashlib.sha256(data).hexdigest()}.json"
+    )
+
+
+def rapid_child(paths: list[str], *, timing: bool = False) -> None:
+    """OCR each image not cached yet (``timing``: each image, nothing cached); print wall
+    and CPU seconds per image and the peak RSS (MB)."""
+    from rapidocr_onnxruntime import RapidOCR
+
+    engine = RapidOCR(intra_op_num_threads=1, inter_op_num_threads=1)
+    seconds: list[float] = []
+    cpu: list[float] = []
+    for name in paths:
+        data = Path(name).read_bytes()
+        target = rapid_cache(data)
+        if timing:
+            started, cpu_started = time.perf_counter(), time.process_time()
+            engine(data, return_word_box=True)
+            seconds.append(time.perf_counter() - started)
+            cpu.append(time.process_time() - cpu_started)
+            continue
+        if target.is_file():
+            continue
+        started = time.perf_counter()
+        result, _ = engine(data, return_word_box=True)
+        elapsed = time.perf_counter() - started
+        seconds.append(elapsed)
+        lines = [
+            {
+                "box": [[float(v) for v in p] for p in r[0]],
+                "text": r[1],
+                "confidence": r[2],
+                "chars": r[4] if len(r) > 4 else [],
+                "char_conf": r[5] if len(r) > 5 else [],
+                "char_boxes": (
+                    [[[float(v) for v in p] for p in b] for b in r[3]]
+                    if len(r) > 3 and r[3]
+                    else []
+                ),
+            }
+            for r in (result or [])
+        ]
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(json.dumps({"seconds": elapsed, "lines": lines}))
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(
+        json.dumps(
+            {"images": len(seconds), "seconds": seconds, "cpu": cpu, "peak_rss_mb": round(peak, 1)}
+        )
+    )
+
+
+def time_rapid(images: list[Path]) -> dict[str, Any]:
+    """RapidOCR on ``images`` in a fresh child (model loading excluded, nothing cached)."""
+    result = subprocess.run(
+        [sys.executable, "-m", "benchmarks.ocr_receipts", "--time-child", *map(str, images)],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
+    child = json.loads(result.stdout.strip().splitlines()[-1])
+    return {
+        "images": child["images"],
+        "wall_s_per_image_mean": round(statistics.mean(child["seconds"]), 2),
+        "cpu_s_per_image_mean": round(statistics.mean(child["cpu"]), 2),
+        "cpu_s_per_image_max": round(max(child["cpu"]), 2),
+        "peak_rss_mb": child["peak_rss_mb"],
+    }
+
+
+def run_rapid(images: list[Path]) -> dict[str, Any]:
+    missing = [str(p) for p in images if not rapid_cache(p.read_bytes()).is_file()]
+    if not missing:
+        return {"images": 0, "seconds": [], "peak_rss_mb": None}
+    result = subprocess.run(
+        [sys.executable, "-m", "benchmarks.ocr_receipts", "--rapid-child", *missing],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
+    return dict(json.loads(result.stdout.strip().splitlines()[-1]))
+
+
+# --- readings as pixel lines -------------------------------------------------------------
+
+Word = tuple[str, tuple[float, float, float, float], float, int]
+"""text, pixel box, confidence 0..1, line id."""
+
+
+def _cjk(char: str) -> bool:
+    return (
+        "\u2e80" <= char <= "\u9fff" or "\uac00" <= char <= "\ud7af" or "\uff00" <= char <= "\uffef"
+    )
+
+
+def _ink_gaps(gray: Any, box: tuple[float, float, float, float], gap: float) -> list[float]:
+    """x positions (pixels) of the blank column runs wider than ``gap`` x line height
+    inside ``box``: the spaces between words."""
+    import cv2
+    import numpy as np
+
+    x0, y0, x1, y1 = (round(v) for v in box)
+    x0, y0 = max(x0, 0), max(y0, 0)
+    crop = gray[y0:y1, x0:x1]
+    if crop.size == 0 or crop.shape[0] < 4 or crop.shape[1] < 4:
+        return []
+    _, ink = cv2.threshold(crop, 0, 1, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
+    columns = ink.sum(axis=0) > max(1, int(0.04 * crop.shape[0]))
+    height = y1 - y0
+    centres: list[float] = []
+    run_start: int | None = None
+    seen_ink = False
+    for x, inked in enumerate(np.append(columns, True)):
+        if not inked and run_start is None:
+            run_start = x
+        elif inked and run_start is not None:
+            if seen_ink and x < len(columns) and x - run_start >= gap * height:
+                centres.append(x0 + (run_start + x) / 2)
+            run_start = None
+        seen_ink = seen_ink or bool(inked)
+    return centres
+
+
+def rapid_words(data: bytes, gap: float, gray: Any = None, pitch_ratio: float = 0.0) -> list[Word]:
+    """RapidOCR's lines as words: split at the recognizer's spaces and, with ``gray`` (the
+    image), at blank column runs at least ``gap`` line heights wide between two characters
+    more than ``pitch_ratio`` median pitches apart; CJK characters dropped."""
+    cached = json.loads(rapid_cache(data).read_text())
+    words: list[Word] = []
+    for line_id, line in enumerate(cached["lines"]):
+        chars, boxes, confs = line["chars"], line["char_boxes"], line["char_conf"]
+        xs = [p[0] for p in line["box"]]
+        ys = [p[1] for p in line["box"]]
+        line_box = (min(xs), min(ys), max(xs), max(ys))
+        if not chars or len(chars) != len(boxes):
+            for token in line["text"].split():
+                token = "".join(c for c in token if not _cjk(c))
+                if token:
+                    words.append((token, line_box, float(line["confidence"]), line_id))
+            continue
+        cuts = _ink_gaps(gray, line_box, gap) if gray is not None and gap < 90 else []
+        centres = [sum(p[0] for p in b) / 4 for b in boxes]
+        steps = [b - a for a, b in itertools.pairwise(centres)]
+        pitch = statistics.median(steps) if steps else 0.0
+        groups: list[list[int]] = [[]]
+        for i, char in enumerate(chars):
+            if char == " " or _cjk(char):
+                groups.append([])
+                continue
+            last = groups[-1][-1] if groups[-1] else None
+            if (
+                last is not None
+                and any(centres[last] < c < centres[i] for c in cuts)
+                and centres[i] - centres[last] > pitch_ratio * pitch
+            ):
+                groups.append([])
+            groups[-1].append(i)
+        for group in groups:
+            if not group:
+                continue
+            gx = [p[0] for i in group for p in boxes[i]]
+            gy = [p[1] for i in group for p in boxes[i]]
+            conf = sum(float(confs[i]) for i in group) / len(group) if confs else 0.0
+            words.append(
+                (
+                    "".join(chars[i] for i in group),
+                    (min(gx), min(gy), max(gx), max(gy)),
+                    conf,
+                    line_id,
+                )
+            )
+    return words
+
+
+def tesseract_words(data: bytes, size: tuple[int, int]) -> list[Word]:
+    """The receipt tool's page words (cached), boxes back in pixels of the image."""
+    width, height = size
+    words: list[Word] = []
+    for page in cached_pages(data):
+        for text, b, conf, line, _block, _fs, _pg in page["words"]:
+            words.append(
+                (
+                    text,
+                    (b[0] * width, b[1] * height, b[2] * width, b[3] * height),
+                    float(conf),
+                    int(line),
+                )
+            )
+    return words
+
+
+def text_of(words: list[Word]) -> str:
+    lines: dict[int, list[Word]] = {}
+    for word in words:
+        lines.setdefault(word[3], []).append(word)
+    items = []
+    for members in lines.values():
+        members.sort(key=lambda w: w[1][0])
+        box = [
+            min(w[1][0] for w in members),
+            min(w[1][1] for w in members),
+            max(w[1][2] for w in members),
+            max(w[1][3] for w in members),
+        ]
+        items.append({"bbox": box, "text": " ".join(w[0] for w in members)})
+    return row_major(items)
+
+
+def combine(first: list[Word], other: list[Word]) -> list[Word]:
+    from prefect_docai.engines.page.ocr import OcrWord, merge_readings
+
+    merged = merge_readings(
+        [OcrWord(t, b, c, ln, 0) for t, b, c, ln in first],
+        [OcrWord(t, b, c, ln, 1) for t, b, c, ln in other],
+    )
+    return [(w.text, w.box, w.confidence, w.line) for w in merged]
+
+
+def fields(
+    rows: list[dict[str, Any]],
+    readings: dict[str, dict[str, tuple[list[Word], tuple[int, int]]]],
+    name: str,
+) -> dict[str, Any]:
+    """The receipt rules (no learned scorer: those were fitted on this pool) on ``name``'s
+    words, scored strictly as :mod:`benchmarks.receipts_cv` does."""
+    from benchmarks.receipts_cv import (
+        Tally,
+        layouts_of,
+        pool_samples,
+        predicted,
+        rules_extractor,
+        strict,
+    )
+
+    truth = {s.id: s.truth for s in pool_samples()}
+    extractor = rules_extractor()
+    tally = Tally(strict)
+    for row in rows:
+        words, (width, height) = readings[row["id"]][name]
+        page = {
+            "number": 1,
+            "aspect": width / height,
+            "source": "ocr",
+            "words": [
+                [t, [b[0] / width, b[1] / height, b[2] / width, b[3] / height], c, ln, 0, None, 1]
+                for t, b, c, ln in words
+            ],
+        }
+        tally.add(truth[row["id"]], predicted(extractor(layouts_of([page]))))
+    return tally.report()
+
+
+# --- main --------------------------------------------------------------------------------
+
+
+def score(rows: list[dict[str, Any]], texts: dict[str, str]) -> Score:
+    total = Score()
+    for row in rows:
+        total.add(row["id"], texts[row["id"]], row["reference"], 0.0, casefold=True)
+    return total
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--limit", type=int, default=0)
+    parser.add_argument(
+        "--cached-only", action="store_true", help="score only images RapidOCR has read already"
+    )
+    parser.add_argument(
+        "--timing", type=int, default=0, help="CPU seconds and RSS of RapidOCR on N images"
+    )
+    parser.add_argument("--rapid-child", nargs="*", help=argparse.SUPPRESS)
+    parser.add_argument("--time-child", nargs="*", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.rapid_child is not None:
+        rapid_child(args.rapid_child)
+        return 0
+    if args.time_child is not None:
+        rapid_child(args.time_child, timing=True)
+        return 0
+    import importlib.util
+
+    import numpy as np
+    from PIL import Image
+
+    if importlib.util.find_spec("rapidocr_onnxruntime") is None:
+        print(
+            "rapidocr_onnxruntime is not installed (pip install rapidocr_onnxruntime==1.4.4 "
+            "onnxruntime==1.32.0); skipped",
+            file=sys.stderr,
+        )
+        return 0
+    if not (corpus_dir() / "train" / "sroie" / "manifest.json").exists():
+        print(f"training pool not found under {corpus_dir()}; set DOCAI_CORPUS", file=sys.stderr)
+        return 0
+    rows = pool(args.limit)
+    if args.cached_only:
+        rows = [r for r in rows if rapid_cache(r["image"].read_bytes()).is_file()]
+    started = time.perf_counter()
+    child = run_rapid([row["image"] for row in rows])
+    print(
+        f"rapid: {child['images']} images OCR'd in {time.perf_counter() - started:.0f} s, "
+        f"peak RSS {child['peak_rss_mb']} MB",
+        flush=True,
+    )
+    texts: dict[str, dict[str, str]] = {}
+    readings: dict[str, dict[str, tuple[list[Word], tuple[int, int]]]] = {}
+    seconds = []
+    for row in rows:
+        data = row["image"].read_bytes()
+        with Image.open(row["image"]) as image:
+            size = image.size
+            gray = np.asarray(image.convert("L"))
+        seconds.append(json.loads(rapid_cache(data).read_text())["seconds"])
+        tess = tesseract_words(data, size)
+        out = texts.setdefault(row["id"], {})
+        out["receipt"] = text_of(tess)
+        kept = readings.setdefault(row["id"], {})
+        kept["receipt"] = (tess, size)
+        for gap, pitch in SPLITS:
+            rapid = rapid_words(data, gap, gray, pitch)
+            for name, words in (
+                (f"rapid@{gap}/{pitch}", rapid),
+                (f"tess+rapid@{gap}/{pitch}", combine(tess, rapid)),
+                (f"rapid+tess@{gap}/{pitch}", combine(rapid, tess)),
+            ):
+                out[name] = text_of(words)
+                kept[name] = (words, size)
+    variants = list(next(iter(texts.values())))
+    folds = {f: [r for r in rows if r["fold"] == f] for f in (0, 1)}
+    table: dict[str, dict[str, Any]] = {}
+    for name in variants:
+        table[name] = {}
+        for label, subset in (("all", rows), ("fold0", folds[0]), ("fold1", folds[1])):
+            s = score(subset, {r["id"]: texts[r["id"]][name] for r in subset})
+            table[name][label] = {"cer": round(s.rate, 4), "word_f1": round(s.f1, 4), "n": s.pages}
+    report: dict[str, Any] = {"images": len(rows), "variants": table, "held_out": {}}
+    for tune, test in (("fold0", "fold1"), ("fold1", "fold0")):
+        for family in ("rapid", "tess+rapid", "rapid+tess"):
+            best = min(
+                (v for v in variants if v.startswith(family + "@")),
+                key=lambda v: table[v][tune]["cer"],
+            )
+            report["held_out"][f"{family} tuned on {tune}"] = {
+                "variant": best,
+                "tuned": table[best][tune],
+                "held_out": table[best][test],
+                "receipt_held_out": table["receipt"][test],
+            }
+        best = min((v for v in variants if v != "receipt"), key=lambda v: table[v][tune]["cer"])
+        report["held_out"][f"best tuned on {tune}"] = {
+            "variant": best,
+            "tuned": table[best][tune],
+            "held_out": table[best][test],
+            "receipt_held_out": table["receipt"][test],
+        }
+    report["fields"] = {}
+    for tune, test in (("fold0", "fold1"), ("fold1", "fold0")):
+        subset = folds[int(test[-1])]
+        scores = {"receipt": fields(subset, readings, "receipt")}
+        for family in ("rapid", "tess+rapid", "rapid+tess"):
+            chosen = report["held_out"][f"{family} tuned on {tune}"]["variant"]
+            scores[chosen] = fields(subset, readings, chosen)
+        report["fields"][f"{test} (variants chosen on {tune})"] = scores
+    report["rapid_speed"] = {
+        "seconds_per_image_mean": round(statistics.mean(seconds), 2),
+        "seconds_per_image_p95": round(sorted(seconds)[int(0.95 * (len(seconds) - 1))], 2),
+        "seconds_per_image_max": round(max(seconds), 2),
+        "note": "one ONNX thread, wall time on a shared 2-core machine (cached runs keep the "
+        "figure of the run that OCR'd the image)",
+    }
+    report["rapid_child_peak_rss_mb"] = child["peak_rss_mb"]
+    if args.timing:
+        report["rapid_timing"] = time_rapid([row["image"] for row in rows[: args.timing]])
+        print(f"rapid timing: {report['rapid_timing']}")
+    print(
+        f"{'variant':22}{'CER all':>9}{'F1 all':>9}{'CER f0':>9}{'CER f1':>9}"
+        f"{'F1 f0':>9}{'F1 f1':>9}"
+    )
+    for name in variants:
+        t = table[name]
+        print(
+            f"{name:22}{t['all']['cer']:9.4f}{t['all']['word_f1']:9.4f}"
+            f"{t['fold0']['cer']:9.4f}{t['fold1']['cer']:9.4f}"
+            f"{t['fold0']['word_f1']:9.4f}{t['fold1']['word_f1']:9.4f}"
+        )
+    print(json.dumps(report["held_out"], indent=1))
+    for label, scores in report["fields"].items():
+        for name, result in scores.items():
+            print(f"fields {label} {name:24} micro F1 {result['micro_f1']:.4f} {result['fields']}")
+    print(json.dumps(report["rapid_speed"]))
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    (RESULTS / "ocr_receipts.json").write_text(json.dumps(report, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
