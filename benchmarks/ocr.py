@@ -9,7 +9,9 @@ Speed: scanned pages/s on both cores (a multi-page image-only PDF through ``IcrE
 ``tesseract`` with 2 parallel processes, ``ocrmypdf --jobs 2``), born-digital pages/s,
 and peak RSS of ``IcrEngine`` on a long scanned PDF (child process).
 
-``--peers receipt`` adds the receipt tool's OCR (German + English, ``receipt_views``).
+``--peers receipt`` adds the receipt tool's OCR (German + English, ``receipt_views``);
+``--peers rapid`` RapidOCR (``rapidocr_onnxruntime``, not a project dependency; see
+``benchmarks.ocr_receipts``).
 
 Run: ``python -m benchmarks.ocr [--subsets sroie,born] [--limit N] [--peers tesseract,ocrmypdf]
 [--speed-pages N] [--rss-pages N]`` (``--rss-pages 0`` skips the RSS run; 200 is the goal size).
@@ -26,6 +28,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -243,8 +246,35 @@ def ocrmypdf(sample: Sample) -> str:
         return sidecar.read_text()
 
 
+RAPID_SPLIT = (0.2, 1.3)
+"""Word split of :func:`rapid` (``benchmarks.ocr_receipts``), chosen there on either fold of
+the SROIE training pool; this corpus's receipts took no part in the choice."""
+_rapid_local = threading.local()
+
+
+def rapid(sample: Sample) -> str:
+    """RapidOCR (PP-OCRv4 ONNX, one thread per engine), lines split into words and put in
+    reading order as ``benchmarks.ocr_receipts`` does (needs ``rapidocr_onnxruntime``)."""
+    import numpy as np
+    from PIL import Image
+
+    from benchmarks.ocr_receipts import reading_lines, split_lines, text_of
+
+    engine = getattr(_rapid_local, "engine", None)
+    if engine is None:
+        from rapidocr_onnxruntime import RapidOCR
+
+        engine = RapidOCR(intra_op_num_threads=1, inter_op_num_threads=1)
+        _rapid_local.engine = engine
+    result, _ = engine(sample.image, return_word_box=True)
+    with Image.open(io.BytesIO(sample.image)) as image:
+        gray = np.asarray(image.convert("L"))
+    return text_of(split_lines(reading_lines(result), RAPID_SPLIT[0], gray, RAPID_SPLIT[1]))
+
+
 ENGINES: dict[str, Callable[[Sample], str]] = {
     "ours": ours, "receipt": receipt, "tesseract": tesseract_cli, "ocrmypdf": ocrmypdf,
+    "rapid": rapid,
 }
 
 

@@ -141,21 +141,7 @@ def rapid_child(paths: list[str], *, timing: bool = False) -> None:
         result, _ = engine(data, return_word_box=True)
         elapsed = time.perf_counter() - started
         seconds.append(elapsed)
-        lines = [
-            {
-                "box": [[float(v) for v in p] for p in r[0]],
-                "text": r[1],
-                "confidence": r[2],
-                "chars": r[4] if len(r) > 4 else [],
-                "char_conf": r[5] if len(r) > 5 else [],
-                "char_boxes": (
-                    [[[float(v) for v in p] for p in b] for b in r[3]]
-                    if len(r) > 3 and r[3]
-                    else []
-                ),
-            }
-            for r in (result or [])
-        ]
+        lines = reading_lines(result)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(json.dumps({"seconds": elapsed, "lines": lines}))
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -164,6 +150,23 @@ def rapid_child(paths: list[str], *, timing: bool = False) -> None:
             {"images": len(seconds), "seconds": seconds, "cpu": cpu, "peak_rss_mb": round(peak, 1)}
         )
     )
+
+
+def reading_lines(result: Any) -> list[dict[str, Any]]:
+    """RapidOCR's result (``return_word_box=True``) as JSON-able lines with character boxes."""
+    return [
+        {
+            "box": [[float(v) for v in p] for p in r[0]],
+            "text": r[1],
+            "confidence": r[2],
+            "chars": r[4] if len(r) > 4 else [],
+            "char_conf": r[5] if len(r) > 5 else [],
+            "char_boxes": (
+                [[[float(v) for v in p] for p in b] for b in r[3]] if len(r) > 3 and r[3] else []
+            ),
+        }
+        for r in (result or [])
+    ]
 
 
 def time_rapid(images: list[Path]) -> dict[str, Any]:
@@ -243,9 +246,16 @@ def rapid_words(data: bytes, gap: float, gray: Any = None, pitch_ratio: float = 
     """RapidOCR's lines as words: split at the recognizer's spaces and, with ``gray`` (the
     image), at blank column runs at least ``gap`` line heights wide between two characters
     more than ``pitch_ratio`` median pitches apart; CJK characters dropped."""
-    cached = json.loads(rapid_cache(data).read_text())
+    lines = json.loads(rapid_cache(data).read_text())["lines"]
+    return split_lines(lines, gap, gray, pitch_ratio)
+
+
+def split_lines(
+    lines: list[dict[str, Any]], gap: float, gray: Any = None, pitch_ratio: float = 0.0
+) -> list[Word]:
+    """:func:`rapid_words` of lines in :func:`reading_lines`' form."""
     words: list[Word] = []
-    for line_id, line in enumerate(cached["lines"]):
+    for line_id, line in enumerate(lines):
         chars, boxes, confs = line["chars"], line["char_boxes"], line["char_conf"]
         xs = [p[0] for p in line["box"]]
         ys = [p[1] for p in line["box"]]
