@@ -16,8 +16,12 @@ engine's lines go through the same function, and CER / word F1 are
   line heights wide between their centres and the centres are more than ``pitch`` times
   the line's median character pitch apart (``rapid@gap/pitch``; ``99`` = the
   recognizer's own spaces only);
-* ``combined`` — :func:`prefect_docai.engines.page.ocr.merge_readings` of the Tesseract
-  words with RapidOCR's lines (either one as the first reading).
+* ``rapid+tsp`` — RapidOCR's characters with Tesseract's word boundaries as well: each
+  RapidOCR line is aligned (edit operations, case-folded) with the Tesseract words inside
+  its box and split where those start a word;
+* ``tess+rapid`` / ``rapid+tess`` / ``tess+rapid+tsp`` —
+  :func:`prefect_docai.engines.page.ocr.merge_readings` of the two readings line by line
+  by confidence (the first named is the first reading).
 
 The free parameters (the gap ratio, which reading comes first) are chosen on one fold of
 the pool and scored on the other (folds by merchant, so one seller's receipts never sit on
@@ -251,9 +255,15 @@ def rapid_words(data: bytes, gap: float, gray: Any = None, pitch_ratio: float = 
 
 
 def split_lines(
-    lines: list[dict[str, Any]], gap: float, gray: Any = None, pitch_ratio: float = 0.0
+    lines: list[dict[str, Any]],
+    gap: float,
+    gray: Any = None,
+    pitch_ratio: float = 0.0,
+    spacing: list[Word] | None = None,
 ) -> list[Word]:
-    """:func:`rapid_words` of lines in :func:`reading_lines`' form."""
+    """:func:`rapid_words` of lines in :func:`reading_lines`' form. With ``spacing`` (another
+    reading of the page, Tesseract's), a line is also split where that reading of the same
+    stretch has a word boundary (the characters aligned by edit operations)."""
     words: list[Word] = []
     for line_id, line in enumerate(lines):
         chars, boxes, confs = line["chars"], line["char_boxes"], line["char_conf"]
@@ -270,16 +280,19 @@ def split_lines(
         centres = [sum(p[0] for p in b) / 4 for b in boxes]
         steps = [b - a for a, b in itertools.pairwise(centres)]
         pitch = statistics.median(steps) if steps else 0.0
+        borrowed = _borrowed_spaces(chars, line_box, spacing) if spacing else set()
         groups: list[list[int]] = [[]]
         for i, char in enumerate(chars):
             if char == " " or _cjk(char):
                 groups.append([])
                 continue
             last = groups[-1][-1] if groups[-1] else None
-            if (
-                last is not None
-                and any(centres[last] < c < centres[i] for c in cuts)
-                and centres[i] - centres[last] > pitch_ratio * pitch
+            if last is not None and (
+                i in borrowed
+                or (
+                    any(centres[last] < c < centres[i] for c in cuts)
+                    and centres[i] - centres[last] > pitch_ratio * pitch
+                )
             ):
                 groups.append([])
             groups[-1].append(i)
@@ -298,6 +311,38 @@ def split_lines(
                 )
             )
     return words
+
+
+def _borrowed_spaces(
+    chars: list[str], box: tuple[float, float, float, float], spacing: list[Word]
+) -> set[int]:
+    """Indexes of ``chars`` before which the other reading starts a word."""
+    from rapidfuzz.distance import Levenshtein
+
+    x0, y0, x1, y1 = box
+    inside = sorted(
+        (
+            w
+            for w in spacing
+            if y0 <= (w[1][1] + w[1][3]) / 2 <= y1 and x0 <= (w[1][0] + w[1][2]) / 2 <= x1
+        ),
+        key=lambda w: w[1][0],
+    )
+    if len(inside) < 2:
+        return set()
+    other = ""
+    starts: set[int] = set()
+    for word in inside:
+        if other:
+            starts.add(len(other))
+        other += word[0].upper()
+    positions = [i for i, c in enumerate(chars) if c != " " and not _cjk(c)]
+    mine = "".join(chars[i] for i in positions).upper()
+    result: set[int] = set()
+    for tag, a0, a1, b0, b1 in Levenshtein.opcodes(mine, other):
+        if tag in ("equal", "replace") and a1 - a0 == b1 - b0:
+            result.update(positions[a0 + k] for k in range(a1 - a0) if b0 + k in starts)
+    return result
 
 
 def tesseract_words(data: bytes, size: tuple[int, int]) -> list[Word]:
@@ -447,8 +492,16 @@ def main(argv: list[str] | None = None) -> int:
         out["receipt"] = text_of(tess)
         kept = readings.setdefault(row["id"], {})
         kept["receipt"] = (tess, size)
+        cached_lines = json.loads(rapid_cache(data).read_text())["lines"]
         for gap, pitch in SPLITS:
             rapid = rapid_words(data, gap, gray, pitch)
+            spaced = split_lines(cached_lines, gap, gray, pitch, spacing=tess)
+            for name, words in (
+                (f"rapid+tsp@{gap}/{pitch}", spaced),
+                (f"tess+rapid+tsp@{gap}/{pitch}", combine(tess, spaced)),
+            ):
+                out[name] = text_of(words)
+                kept[name] = (words, size)
             for name, words in (
                 (f"rapid@{gap}/{pitch}", rapid),
                 (f"tess+rapid@{gap}/{pitch}", combine(tess, rapid)),
@@ -466,7 +519,7 @@ def main(argv: list[str] | None = None) -> int:
             table[name][label] = {"cer": round(s.rate, 4), "word_f1": round(s.f1, 4), "n": s.pages}
     report: dict[str, Any] = {"images": len(rows), "variants": table, "held_out": {}}
     for tune, test in (("fold0", "fold1"), ("fold1", "fold0")):
-        for family in ("rapid", "tess+rapid", "rapid+tess"):
+        for family in ("rapid", "tess+rapid", "rapid+tess", "rapid+tsp", "tess+rapid+tsp"):
             best = min(
                 (v for v in variants if v.startswith(family + "@")),
                 key=lambda v: table[v][tune]["cer"],
@@ -488,7 +541,7 @@ def main(argv: list[str] | None = None) -> int:
     for tune, test in (("fold0", "fold1"), ("fold1", "fold0")):
         subset = folds[int(test[-1])]
         scores = {"receipt": fields(subset, readings, "receipt")}
-        for family in ("rapid", "tess+rapid", "rapid+tess"):
+        for family in ("rapid", "tess+rapid", "rapid+tess", "rapid+tsp", "tess+rapid+tsp"):
             chosen = report["held_out"][f"{family} tuned on {tune}"]["variant"]
             scores[chosen] = fields(subset, readings, chosen)
         report["fields"][f"{test} (variants chosen on {tune})"] = scores

@@ -77,3 +77,15 @@ def test_combine_takes_the_more_confident_line() -> None:
     other: list[bench.Word] = [("TOTAL", (9, 49, 61, 71), 0.95, 0)]
     assert sorted(w[0] for w in bench.combine(first, other)) == ["SHOP", "TOTAL"]
     assert sorted(w[0] for w in bench.combine(other, first)) == ["SHOP", "TOTAL"]
+
+
+def test_spaces_borrowed_from_the_other_reading(cached: Path) -> None:
+    lines = [_line("UNIHAKKAINTL", 10, 10)]
+    tesseract: list[bench.Word] = [
+        ("UNIHAKKA", (10, 12, 90, 28), 0.8, 0),
+        ("lNTL", (92, 12, 130, 28), 0.6, 0),
+        ("ELSEWHERE", (10, 100, 90, 120), 0.9, 1),
+    ]
+    words = bench.split_lines(lines, 99.0, None, 0.0, spacing=tesseract)
+    assert [w[0] for w in words] == ["UNIHAKKA", "INTL"]
+    assert [w[0] for w in bench.split_lines(lines, 99.0)] == ["UNIHAKKAINTL"]
