@@ -60,7 +60,7 @@ from benchmarks.receipts_cv import (
     strict,
 )
 
-from prefect_docai.engines.receipt.learned import LinearScorer, Scorer, Tree, TreeScorer
+from prefect_docai.engines.learned import LinearScorer, Scorer, Tree, TreeScorer
 
 SPECS: tuple[tuple[str, float], ...] = (
     ("logistic", 0.05),

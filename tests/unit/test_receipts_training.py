@@ -10,7 +10,7 @@ import pytest
 from benchmarks.receipts_cv import Sample
 from training import receipts as tr
 
-from prefect_docai.engines.receipt.learned import LinearScorer, TreeScorer, load_scorer
+from prefect_docai.engines.learned import LinearScorer, TreeScorer, load_scorer
 
 NAMES = ("a", "b", "c")
 
@@ -80,7 +80,7 @@ def test_a_model_for_other_features_is_refused() -> None:
 def test_calibration_is_monotone_identity_by_default_and_kept_in_json() -> None:
     from dataclasses import replace
 
-    from prefect_docai.engines.receipt.learned import calibrate
+    from prefect_docai.engines.learned import calibrate
 
     assert calibrate(0.7, (1.0, 0.0)) == pytest.approx(0.7)
     values = [calibrate(p, (0.5, 0.4)) for p in (0.1, 0.5, 0.9, 0.99)]
@@ -96,7 +96,7 @@ def test_platt_fits_overconfident_scores_down() -> None:
     # Best candidates at 0.95 that are right only 70 % of the time.
     pairs = [(0.95, 1)] * 70 + [(0.95, 0)] * 30 + [(0.3, 0)] * 50 + [(0.3, 1)] * 10
     a, b = tr.platt(pairs)
-    from prefect_docai.engines.receipt.learned import calibrate
+    from prefect_docai.engines.learned import calibrate
 
     assert calibrate(0.95, (a, b)) == pytest.approx(0.7, abs=0.02)
     assert calibrate(0.3, (a, b)) == pytest.approx(10 / 60, abs=0.02)

@@ -8,8 +8,8 @@ import math
 import pytest
 from tests.unit.engines.test_receipt_fields import layout
 
+from prefect_docai.engines.learned import LinearScorer
 from prefect_docai.engines.receipt.extract import extract_receipt
-from prefect_docai.engines.receipt.learned import LinearScorer
 from prefect_docai.engines.receipt.merchant import merchant, name_candidates, rule_choice
 from prefect_docai.engines.receipt.merchant_model import (
     NAME_FEATURES,

@@ -15,10 +15,10 @@ from prefect_docai.engines.extract.candidates import Candidate
 from prefect_docai.engines.extract.fields import make_field
 from prefect_docai.engines.extract.rows import PageLayout, Row
 from prefect_docai.engines.extract.tax import tax_breakdown, vat_ids
+from prefect_docai.engines.learned import LinearScorer, Scorer, TreeScorer
 from prefect_docai.engines.receipt.dates import receipt_date
 from prefect_docai.engines.receipt.items import find_items
 from prefect_docai.engines.receipt.labels import CARD, CASH
-from prefect_docai.engines.receipt.learned import LinearScorer, Scorer, TreeScorer
 from prefect_docai.engines.receipt.merchant import merchant
 from prefect_docai.engines.receipt.merchant_model import choose_name_row
 from prefect_docai.engines.receipt.merchant_model import shipped_model as shipped_name_model

@@ -16,8 +16,8 @@ import re
 from collections.abc import Sequence
 
 from prefect_docai.engines.extract.rows import Row
+from prefect_docai.engines.learned import Scorer, packaged
 from prefect_docai.engines.receipt import merchant as M
-from prefect_docai.engines.receipt.learned import Scorer, packaged
 
 MODEL_FILE = "receipt_merchant.json"
 

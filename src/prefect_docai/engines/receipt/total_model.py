@@ -8,9 +8,9 @@ rounded amount, whether it exceeds the cash tendered, the keywords on its own ro
 the rows around it) and a logistic regression trained on the SROIE training pool
 (``training/receipts.py``, folds by merchant) gives P(candidate is the total). The most
 probable candidate is the total; its probability, calibrated on held-out folds
-(:func:`.learned.calibrate`), is the field's confidence.
+(:func:`prefect_docai.engines.learned.calibrate`), is the field's confidence.
 
-The model is a :mod:`.learned` scorer (``engines/data/receipt_total.json``).
+The model is a :mod:`prefect_docai.engines.learned` scorer (``engines/data/receipt_total.json``).
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from decimal import Decimal
 
 from prefect_docai.engines.extract.candidates import Candidate
 from prefect_docai.engines.extract.rows import Row
+from prefect_docai.engines.learned import LinearScorer, Scorer, packaged
 from prefect_docai.engines.receipt import labels as L
-from prefect_docai.engines.receipt.learned import LinearScorer, Scorer, packaged
 from prefect_docai.engines.receipt.totals import TotalAnalysis, TotalCandidate, _variants
 
 MODEL_FILE = "receipt_total.json"

@@ -5,8 +5,8 @@ key-value blocks and multi-column prose can pass them. ``region_features`` descr
 candidate by what tells these apart (whitespace gaps between columns, rulings, column
 alignment, numeric share, text-line lengths, how much it reads like prose) and
 ``RegionModel`` scores it with a gradient-boosted tree ensemble trained by
-``training/tables.py`` (stored as plain JSON in ``engines/data``: evaluated here with the
-standard library, no scikit-learn at run time).
+``training/tables.py`` (stored as plain JSON in ``engines/data``, read by
+:mod:`prefect_docai.engines.learned`: no scikit-learn at run time).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from importlib import resources
 from statistics import median, pstdev
 from typing import Any
 
+from prefect_docai.engines.learned import Tree, TreeScorer
 from prefect_docai.engines.tables.geometry import PageInput
 from prefect_docai.engines.tables.grid import Cell, GridTable, is_numeric
 
@@ -157,48 +158,27 @@ def region_features(table: GridTable, page: PageInput, tables_on_page: int = 1) 
 
 
 @dataclass(frozen=True)
-class _Tree:
-    feature: list[int]
-    threshold: list[float]
-    left: list[int]
-    right: list[int]
-    value: list[float]
-
-    def predict(self, x: list[float]) -> float:
-        node = 0
-        while self.left[node] >= 0:
-            node = (
-                self.left[node]
-                if x[self.feature[node]] <= self.threshold[node]
-                else self.right[node]
-            )
-        return self.value[node]
-
-
-@dataclass(frozen=True)
 class RegionModel:
-    """A binary gradient-boosted tree ensemble over ``region_features``."""
+    """A binary gradient-boosted tree ensemble (:class:`~prefect_docai.engines.learned.TreeScorer`,
+    the one JSON tree reader of the engines) and the probability from which a candidate counts."""
 
-    features: tuple[str, ...]
-    init: float
-    learning_rate: float
-    trees: tuple[_Tree, ...]
+    scorer: TreeScorer
     threshold: float
+
+    @property
+    def features(self) -> tuple[str, ...]:
+        return self.scorer.features
+
+    @property
+    def trees(self) -> tuple[Tree, ...]:
+        return self.scorer.trees
 
     @classmethod
     def from_json(cls, blob: dict[str, Any]) -> RegionModel:
-        trees = tuple(_Tree(**t) for t in blob["trees"])
-        return cls(
-            tuple(blob["features"]),
-            float(blob["init"]),
-            float(blob["learning_rate"]),
-            trees,
-            float(blob["threshold"]),
-        )
+        return cls(TreeScorer.from_blob(blob, tuple(blob["features"])), float(blob["threshold"]))
 
     def probability(self, x: list[float]) -> float:
-        raw = self.init + self.learning_rate * sum(t.predict(x) for t in self.trees)
-        return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, raw))))
+        return self.scorer.probability(x)
 
     def is_table(self, x: list[float]) -> bool:
         return self.probability(x) >= self.threshold

@@ -1,8 +1,9 @@
-"""Learned scorers shipped with the receipt engine, stored as plain JSON tables of numbers
-in ``engines/data/`` (nothing is unpickled): a logistic regression over named, standardised
-features (:class:`LinearScorer`) or a gradient-boosted tree ensemble (:class:`TreeScorer`,
-scikit-learn's ``GradientBoostingClassifier`` exported node by node). Trained by
-``training/receipts.py``."""
+"""Learned scorers shipped with the engines, stored as plain JSON tables of numbers in
+``engines/data/`` (nothing is unpickled, no scikit-learn at run time): a logistic regression
+over named, standardised features (:class:`LinearScorer`) or a gradient-boosted tree ensemble
+(:class:`TreeScorer`, scikit-learn's ``GradientBoostingClassifier`` exported node by node).
+One reader for every tool: the receipt's total and name-row scorers
+(``training/receipts.py``) and the tables' region and row models (``training/tables.py``)."""
 
 from __future__ import annotations
 
@@ -71,7 +72,7 @@ class LinearScorer:
         """A scorer from its JSON; refused unless it was trained on ``features``."""
         blob: dict[str, Any] = json.loads(text)
         if tuple(blob["features"]) != features:
-            raise ValueError("receipt model was trained on other features; retrain it")
+            raise ValueError("model was trained on other features; retrain it")
         return cls(
             features,
             tuple(blob["mean"]),
@@ -140,9 +141,13 @@ class TreeScorer:
 
     @classmethod
     def from_json(cls, text: str, features: tuple[str, ...]) -> TreeScorer:
-        blob: dict[str, Any] = json.loads(text)
+        return cls.from_blob(json.loads(text), features)
+
+    @classmethod
+    def from_blob(cls, blob: dict[str, Any], features: tuple[str, ...]) -> TreeScorer:
+        """A scorer from its parsed JSON; refused unless it was trained on ``features``."""
         if tuple(blob["features"]) != features:
-            raise ValueError("receipt model was trained on other features; retrain it")
+            raise ValueError("model was trained on other features; retrain it")
         trees = tuple(
             Tree(
                 tuple(int(v) for v in t["feature"]),
