@@ -39,7 +39,7 @@ import time
 import unicodedata
 import warnings
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -223,6 +223,31 @@ def _overlap(a: Box, b: Box) -> tuple[float, float]:
     return inter / min(area_a, area_b), inter / (area_a + area_b - inter)
 
 
+def pair_tables(
+    truth: Sequence[GtTable], boxes: Sequence[tuple[int, Box | None]]
+) -> dict[int, int]:
+    """One-to-one pairing of truth tables with predicted ones (METRICS.md): a pair needs the
+    same page, overlap >= 0.6 of the smaller box and IoU >= 0.2; the best IoU pairs first.
+    ``boxes``: (page, box) of each prediction. Returns truth index -> prediction index."""
+    pairs = []
+    for gi, g in enumerate(truth):
+        for pi, (page, box) in enumerate(boxes):
+            if page != g.page or box is None or g.bbox is None:
+                continue
+            ov, iou = _overlap(g.bbox, box)
+            if ov >= 0.6 and iou >= 0.2:
+                pairs.append((iou, gi, pi))
+    used_g: set[int] = set()
+    used_p: set[int] = set()
+    match: dict[int, int] = {}
+    for _, gi, pi in sorted(pairs, reverse=True):
+        if gi not in used_g and pi not in used_p:
+            used_g.add(gi)
+            used_p.add(pi)
+            match[gi] = pi
+    return match
+
+
 @dataclass
 class Score:
     det_tp: int = 0
@@ -264,22 +289,7 @@ def score_doc(doc: Doc, preds: list[Pred], icdar: Score, tabula: Score) -> None:
     if located:
         icdar.det_gt += len(located)
         icdar.det_pred += len(preds)
-        pairs = []
-        for gi, g in enumerate(located):
-            for pi, p in enumerate(preds):
-                if p.page != g.page or p.bbox is None or g.bbox is None:
-                    continue
-                ov, iou = _overlap(g.bbox, p.bbox)
-                if ov >= 0.6 and iou >= 0.2:
-                    pairs.append((iou, gi, pi))
-        used_g: set[int] = set()
-        used_p: set[int] = set()
-        match: dict[int, int] = {}
-        for _, gi, pi in sorted(pairs, reverse=True):
-            if gi not in used_g and pi not in used_p:
-                used_g.add(gi)
-                used_p.add(pi)
-                match[gi] = pi
+        match = pair_tables(located, [(p.page, p.bbox) for p in preds])
         icdar.det_tp += len(match)
         for gi, g in enumerate(located):
             icdar.add_cells(g.grid, preds[match[gi]].grid if gi in match else None)

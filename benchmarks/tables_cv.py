@@ -58,7 +58,7 @@ from training.tables import (
     materialize,
 )
 
-from benchmarks.tables import RESULTS, Score, _cells, _overlap, cell_counts, corpus_dir, f1
+from benchmarks.tables import RESULTS, Score, _cells, cell_counts, corpus_dir, f1, pair_tables
 
 SETS = ("icdar", "tabula", "generated")
 
@@ -83,22 +83,8 @@ def score_run(run: DocRun, keep: list[bool], score: CvScore) -> None:
         located = [t for t in doc.tables if t.page is not None and t.bbox is not None]
         score.det_gt += len(located)
         score.det_pred += len(preds)
-        pairs = []
-        for gi, g in enumerate(located):
-            for pi, p in enumerate(preds):
-                if p.page != g.page or g.bbox is None:
-                    continue
-                ov, iou = _overlap(g.bbox, p.box)
-                if ov >= 0.6 and iou >= 0.2:
-                    pairs.append((iou, gi, pi))
-        used_g: set[int] = set()
-        used_p: set[int] = set()
-        match: dict[int, int] = {}
-        for _, gi, pi in sorted(pairs, reverse=True):
-            if gi not in used_g and pi not in used_p:
-                used_g.add(gi)
-                used_p.add(pi)
-                match[gi] = pi
+        match = pair_tables(located, [(p.page, p.box) for p in preds])
+        matched = set(match.values())
         score.det_tp += len(match)
         for gi, g in enumerate(located):
             pred = preds[match[gi]].grid if gi in match else None
@@ -108,7 +94,7 @@ def score_run(run: DocRun, keep: list[bool], score: CvScore) -> None:
             score.strict[1] += npred
             score.strict[2] += ngt
         for pi, p in enumerate(preds):
-            if pi not in used_p:
+            if pi not in matched:
                 score.strict[1] += len(_cells(p.grid))
         return
     for g in doc.tables:
