@@ -81,3 +81,24 @@ def test_every_grid_position_has_one_owner(page: PageInput) -> None:
         assert all(n == 1 for n in owners.values()), owners
         assert len(owners) == table.n_rows * table.n_cols
         assert 0.0 <= table.confidence <= 1.0
+
+
+def test_rows_after_a_split_group_are_renumbered_once() -> None:
+    """A ruled row holding two data lines becomes two rows; the unsplit rows below move down
+    by one. Each row's cells are renumbered once (was: the moved cells were taken again by
+    the next row's group and appeared twice — found by the property test above)."""
+    from prefect_docai.engines.tables.grid import Cell, GridTable
+    from prefect_docai.engines.tables.structure import split_unruled_rows
+
+    xs = [0.0, 100.0, 200.0]
+    cells = []
+    for col in range(2):
+        x = xs[col]
+        words = [_word("12.5", Box(x + 10, y, x + 40, y + 9)) for y in (5.0, 20.0)]
+        cells.append(Cell(0, col, 1, 1, Box(x, 0, x + 100, 35), "12.5 12.5", words))
+    for row, y in ((1, 35.0), (2, 55.0)):
+        cells += [Cell(row, col, 1, 1, Box(xs[col], y, xs[col + 1], y + 20)) for col in range(2)]
+    table = split_unruled_rows(GridTable(1, Box(0, 0, 200, 75), cells, 3, 2, "ruled"), xs)
+    positions = [(c.row, c.col) for c in table.cells]
+    assert table.n_rows == 4
+    assert sorted(positions) == [(r, c) for r in range(4) for c in range(2)]

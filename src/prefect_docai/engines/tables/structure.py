@@ -82,8 +82,13 @@ def split_unruled_rows(table: GridTable, xs: list[float]) -> GridTable:
     (and column spans) of the ruled cells each new row runs through."""
     new_cells: list[Cell] = []
     next_row = 0
-    for first, last in _row_groups(table):
-        group = [c for c in table.cells if first <= c.row <= last]
+    # Each group's cells are taken before any is renumbered: a group left whole moves its
+    # cells' rows down, where a later group's filter would take them a second time.
+    groups = [
+        (first, last, [c for c in table.cells if first <= c.row <= last])
+        for first, last in _row_groups(table)
+    ]
+    for first, last, group in groups:
         lines = group_lines([w for c in group for w in c.words])
         rows = _text_rows(lines, xs)
         if rows is None:
