@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -137,6 +139,22 @@ def postgres() -> Iterator[PostgresServer]:
 @pytest.fixture
 def database(postgres: PostgresServer) -> str:
     return postgres.create_database()
+
+
+@contextmanager
+def two_replicas(
+    data_dir: Path, database_url: str | None = None, **settings: Any
+) -> Iterator[tuple[EmbeddedService, EmbeddedService]]:
+    """Two service replicas (one worker each, the test engines) on one storage folder and
+    signing key, and one database: SQLite in ``data_dir`` or ``database_url``."""
+    common: dict[str, Any] = {"workers": 1, "engines": ENGINES, **settings}
+    if database_url is not None:
+        common["database_url"] = database_url
+    with (
+        EmbeddedService(data_dir, **common) as first,
+        EmbeddedService(data_dir, **common) as second,
+    ):
+        yield first, second
 
 
 def problem(response: httpx.Response) -> dict[str, Any]:

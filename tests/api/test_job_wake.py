@@ -6,14 +6,12 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from prefect_docai.server.embedded import EmbeddedService
 from tests.api import documents
-from tests.api.conftest import Api
-from tests.api.lifecycle_engine import ENGINES
+from tests.api.conftest import Api, two_replicas
 from tests.api.postgres import PostgresServer
 
 POLL = 60.0  # idle runners would look for work only this often: the wake must do it
@@ -23,19 +21,13 @@ POLL = 60.0  # idle runners would look for work only this often: the wake must d
 def replicas(
     postgres: PostgresServer, database: str, tmp_path: Path
 ) -> Iterator[tuple[EmbeddedService, ...]]:
-    common: dict[str, Any] = {
-        "workers": 1,
-        "engines": ENGINES,
-        "database_url": postgres.url(database),
-        "job_poll_seconds": POLL,
-        "upload_rate_per_second": 100.0,
-    }
-    data_dir = tmp_path / "shared"
-    with (
-        EmbeddedService(data_dir, **common) as first,
-        EmbeddedService(data_dir, **common) as second,
-    ):
-        yield first, second
+    with two_replicas(
+        tmp_path / "shared",
+        postgres.url(database),
+        job_poll_seconds=POLL,
+        upload_rate_per_second=100.0,
+    ) as pair:
+        yield pair
 
 
 def _listeners(postgres: PostgresServer, database: str) -> int:

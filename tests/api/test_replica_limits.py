@@ -6,15 +6,13 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
 
 from prefect_docai.server.embedded import EmbeddedService
 from tests.api import documents
-from tests.api.conftest import Api, problem
-from tests.api.lifecycle_engine import ENGINES
+from tests.api.conftest import Api, problem, two_replicas
 from tests.api.postgres import PostgresServer
 
 
@@ -22,19 +20,13 @@ from tests.api.postgres import PostgresServer
 def replicas(
     postgres: PostgresServer, database: str, tmp_path: Path
 ) -> Iterator[tuple[EmbeddedService, ...]]:
-    common: dict[str, Any] = {
-        "workers": 1,
-        "engines": ENGINES,
-        "database_url": postgres.url(database),
-        "token_failures_burst": 4,
-        "token_failures_per_second": 0.2,
-    }
-    data_dir = tmp_path / "shared"  # one storage folder and signing key for both
-    with (
-        EmbeddedService(data_dir, **common) as first,
-        EmbeddedService(data_dir, **common) as second,
-    ):
-        yield first, second
+    with two_replicas(
+        tmp_path / "shared",
+        postgres.url(database),
+        token_failures_burst=4,
+        token_failures_per_second=0.2,
+    ) as pair:
+        yield pair
 
 
 def test_the_upload_rate_is_one_across_replicas(replicas: tuple[EmbeddedService, ...]) -> None:
@@ -111,19 +103,10 @@ def test_owners_take_turns_across_replicas(
 def bursty_replicas(
     postgres: PostgresServer, database: str, tmp_path: Path
 ) -> Iterator[tuple[EmbeddedService, ...]]:
-    common: dict[str, Any] = {
-        "workers": 1,
-        "engines": ENGINES,
-        "database_url": postgres.url(database),
-        "upload_rate_per_second": 0.5,
-        "upload_burst": 2,
-    }
-    data_dir = tmp_path / "shared"
-    with (
-        EmbeddedService(data_dir, **common) as first,
-        EmbeddedService(data_dir, **common) as second,
-    ):
-        yield first, second
+    with two_replicas(
+        tmp_path / "shared", postgres.url(database), upload_rate_per_second=0.5, upload_burst=2
+    ) as pair:
+        yield pair
 
 
 def test_an_upload_burst_is_one_across_replicas(
