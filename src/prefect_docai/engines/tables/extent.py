@@ -15,16 +15,14 @@ from __future__ import annotations
 
 import functools
 import itertools
-import json
 import math
 import re
 from dataclasses import replace
-from importlib import resources
 from statistics import median
 
 from prefect_docai.engines.tables.geometry import PageInput, PointWord
 from prefect_docai.engines.tables.grid import Cell, GridTable, is_numeric
-from prefect_docai.engines.tables.regions import RegionModel
+from prefect_docai.engines.tables.regions import RegionModel, load_shipped
 from prefect_docai.engines.tables.structure import drop_empty, header_rows, table_box
 
 ROW_MODEL_FILE = "table_rows.json"
@@ -243,10 +241,4 @@ RowModel = RegionModel
 @functools.cache
 def load_row_model() -> RowModel | None:
     """The shipped row model, or None when the package carries none (or an outdated one)."""
-    path = resources.files("prefect_docai.engines").joinpath("data", ROW_MODEL_FILE)
-    if not path.is_file():
-        return None
-    blob = json.loads(path.read_text(encoding="utf-8"))
-    if tuple(blob["features"]) != ROW_FEATURE_NAMES:
-        return None
-    return RegionModel.from_json(blob)
+    return load_shipped(ROW_MODEL_FILE, ROW_FEATURE_NAMES)

@@ -184,13 +184,19 @@ class RegionModel:
         return self.probability(x) >= self.threshold
 
 
-@functools.cache
-def load_region_model() -> RegionModel | None:
-    """The shipped model, or None when the package carries none."""
-    path = resources.files("prefect_docai.engines").joinpath("data", MODEL_FILE)
+def load_shipped(name: str, features: tuple[str, ...]) -> RegionModel | None:
+    """The model shipped as ``engines/data/<name>``, or None when the package carries none
+    or one trained on another feature set (the rules alone decide then)."""
+    path = resources.files("prefect_docai.engines").joinpath("data", name)
     if not path.is_file():
         return None
     blob = json.loads(path.read_text(encoding="utf-8"))
-    if tuple(blob["features"]) != FEATURE_NAMES:
-        return None  # trained on another feature set: rules alone
+    if tuple(blob["features"]) != features:
+        return None
     return RegionModel.from_json(blob)
+
+
+@functools.cache
+def load_region_model() -> RegionModel | None:
+    """The shipped region model, or None (see :func:`load_shipped`)."""
+    return load_shipped(MODEL_FILE, FEATURE_NAMES)
