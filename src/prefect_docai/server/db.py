@@ -203,6 +203,11 @@ def normalize_url(url: str) -> str:
     return parsed.render_as_string(hide_password=False)
 
 
+def libpq_url(url: str) -> str:
+    """The SQLAlchemy URL (``postgresql+psycopg://…``) as psycopg's own connection URL."""
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
 # Any constant: replicas starting together serialise their migrations on it (two
 # concurrent upgrades can both see the old revision and one then fails).
 _SCHEMA_LOCK = 0x646F6361

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import ColumnElement, case, delete, func, literal, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
@@ -31,8 +31,12 @@ from prefect_docai.server.db import (
     JobRow,
     OwnerTurnRow,
     UTCDateTime,
+    libpq_url,
     utcnow,
 )
+
+if TYPE_CHECKING:
+    import psycopg
 
 JOBS_CHANNEL = "docai_jobs"
 """PostgreSQL: notified in the transaction that queues a job, so every replica's listener
@@ -327,6 +331,21 @@ def _notify_queued(db: Database, session: Session) -> None:
     process to tell that polling would not reach."""
     if db.is_postgresql:
         session.execute(select(func.pg_notify(JOBS_CHANNEL, "")))
+
+
+def listen_for_queued_jobs(url: str, connect_timeout: int = 10) -> psycopg.Connection[Any]:
+    """PostgreSQL: a connection of its own (autocommit, for the caller to close) that
+    listens on the jobs channel; its ``notifies()`` yield once per job any replica queues
+    (``_notify_queued``)."""
+    import psycopg
+
+    connection = psycopg.connect(libpq_url(url), autocommit=True, connect_timeout=connect_timeout)
+    try:
+        connection.execute(f"LISTEN {JOBS_CHANNEL}")
+    except BaseException:
+        connection.close()
+        raise
+    return connection
 
 
 def batch_done(db: Database, job_id: str, owner: str, pages_done: int) -> bool:

@@ -6,7 +6,8 @@ the other replicas' idle workers would find the job only at their next poll
 ``NOTIFY docai_jobs`` (``jobstore._notify_queued``; delivered when it commits, dropped when
 it rolls back), and a thread per replica ``LISTEN``\\ s on a connection of its own and wakes
 the runner, so a job uploaded at replica A starts on an idle worker of replica B without
-waiting for a poll. Polling stays as the fallback (a lost connection, SQLite).
+waiting for a poll. Polling stays as the fallback (a lost connection, SQLite). The SQL of
+both ends (NOTIFY, LISTEN) lives in ``jobstore``; this module holds the thread.
 """
 
 from __future__ import annotations
@@ -15,18 +16,9 @@ import logging
 import threading
 from collections.abc import Callable
 
-from sqlalchemy.engine import make_url
-
-from prefect_docai.server.jobstore import JOBS_CHANNEL
+from prefect_docai.server import jobstore
 
 log = logging.getLogger("prefect_docai.server.jobwake")
-
-
-def libpq_url(sqlalchemy_url: str) -> str:
-    """The SQLAlchemy URL (``postgresql+psycopg://…``) as psycopg's own connection URL."""
-    return (
-        make_url(sqlalchemy_url).set(drivername="postgresql").render_as_string(hide_password=False)
-    )
 
 
 class JobListener:
@@ -35,7 +27,7 @@ class JobListener:
     listening."""
 
     def __init__(self, sqlalchemy_url: str, wake: Callable[[], None]) -> None:
-        self._url = libpq_url(sqlalchemy_url)
+        self._url = sqlalchemy_url
         self._wake = wake
         self._halt = threading.Event()
         self.listening = threading.Event()
@@ -55,13 +47,10 @@ class JobListener:
             self._thread = None
 
     def _run(self) -> None:
-        import psycopg
-
         backoff = 1.0
         while not self._halt.is_set():
             try:
-                with psycopg.connect(self._url, autocommit=True, connect_timeout=10) as connection:
-                    connection.execute(f"LISTEN {JOBS_CHANNEL}")
+                with jobstore.listen_for_queued_jobs(self._url) as connection:
                     self.listening.set()
                     backoff = 1.0
                     self._wake()
