@@ -287,6 +287,10 @@ class DatasetStore:
             self._rm(path)
             return None
 
+    def documents_with_jobs(self) -> set[str]:
+        """Documents that have job checkpoints now (one listing for the destination)."""
+        return set(self._ls_names(_META, "jobs"))
+
     def clear_jobs(self, document_id: str, keys: Collection[str] | None = None) -> None:
         """Forget a document's job checkpoints (its outcome is staged: they are in it):
         those under ``keys`` by name (no listing: one delete each on an object store), or,

@@ -65,6 +65,9 @@ class _Batch:
     ledger: dict[str, DocumentStatus]
     checkpointed: set[str]
     summary: BatchSummary
+    with_jobs: set[str] = field(default_factory=set)
+    """Documents with job checkpoints when the run started (an earlier run's, perhaps under
+    keys this run will not use): theirs are cleared by listing, the others' by name."""
     credentials: str | None = None
     stack: AsyncExitStack = field(default_factory=AsyncExitStack)
     _pipeline: DocumentPipeline | None = None
@@ -177,7 +180,9 @@ async def process_file(name: str, batch: _Batch, file: SourceFile) -> str:
 
     await asyncio.to_thread(batch.store.stage, outcome)
     # The staged outcome holds every job's result now: its job checkpoints are done.
-    keys = pipeline.checkpoints.pop(document_id, set())
+    keys: set[str] | None = pipeline.checkpoints.pop(document_id, set())
+    if document_id in batch.with_jobs:
+        keys = None  # an earlier run's checkpoints may sit under other keys
     await asyncio.to_thread(batch.store.clear_jobs, document_id, keys)
     _record(batch, outcome)
     payload: dict[str, Any] = {
@@ -275,6 +280,7 @@ async def _process_batch(
         logger.info("finished an interrupted commit: %s", recovery)
     ledger = await asyncio.to_thread(store.ledger)
     checkpointed = {o.document_id for o in await asyncio.to_thread(store.staged)}
+    with_jobs = await asyncio.to_thread(store.documents_with_jobs)
     src = Source(source, options.patterns, options.source_storage_options)
     files = await asyncio.to_thread(src.list)
     summary = BatchSummary(
@@ -293,6 +299,7 @@ async def _process_batch(
         ledger=ledger,
         checkpointed=checkpointed,
         summary=summary,
+        with_jobs=with_jobs,
         budget=Budget(options.credit_budget),
         total=len(files),
     )
