@@ -372,8 +372,8 @@ def compose_bank_statement(ctx: Ctx, fam: Family) -> tuple[bytes, int, dict[str,
             str(ctx.rng.randint(1, 12)),
         ),
     ]
-    if fam.flags[3]:
-        meta.append(("BIC", own.bic or "COBADEFFXXX"))
+    if fam.flags[3] and own.bic:  # a German or British company always has its bank's BIC
+        meta.append(("BIC", own.bic))
     _opening(flow, ctx, fam, bank, holder, title, meta)
     balance = Decimal(ctx.rng.randint(-50000, 900000)) / 100
     flow.pairs([(sw[0], _money(ctx, balance, fam))], kind="lines")
