@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -32,11 +33,27 @@ from prefect_docai.engines.extract.ids import bic_matches_iban, find_ibans
 from prefect_docai.engines.extract.rows import PageLayout, Segment, fold
 from prefect_docai.engines.extract.tax import is_buyer_context
 from prefect_docai.engines.invoice import labels as L
-from prefect_docai.engines.page.model import Word
+from prefect_docai.engines.page.model import Word, union
 
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9/_.\-]*$")
-_SKIP_BEFORE_ID = {"nr", "nr.", "no", "no.", "#", ":", "n°", "no:", "nr:", "number", "nummer",
-                   "n°:", "n", "°", "num", "num."}
+_SKIP_BEFORE_ID = {
+    "nr",
+    "nr.",
+    "no",
+    "no.",
+    "#",
+    ":",
+    "n°",
+    "no:",
+    "nr:",
+    "number",
+    "nummer",
+    "n°:",
+    "n",
+    "°",
+    "num",
+    "num.",
+}
 
 
 # --- invoice number -------------------------------------------------------------------
@@ -62,7 +79,9 @@ def _id_from(tokens: Sequence[Word]) -> tuple[str, Word] | None:
 def invoice_number(layouts: Sequence[PageLayout]) -> Candidate | None:
     found: list[Candidate] = []
     for pattern, strength in (
-        (L.INVOICE_NUMBER, 1.0), (L.INVOICE_NUMBER_IN_TITLE, 0.9), (L.INVOICE_TITLE, 0.7),
+        (L.INVOICE_NUMBER, 1.0),
+        (L.INVOICE_NUMBER_IN_TITLE, 0.9),
+        (L.INVOICE_TITLE, 0.7),
         (L.ORDER_NUMBER, 0.55),
     ):
         whole = pattern is L.INVOICE_NUMBER_IN_TITLE
@@ -75,7 +94,9 @@ def invoice_number(layouts: Sequence[PageLayout]) -> Candidate | None:
                     # is weaker than one heading its line or cell.
                     prose = 0.85 if len(segment.text) > 60 else 1.0
                     found.append(
-                        Candidate(hit[0], (hit[1],), strength * factor * page_factor * prose, hit[0])
+                        Candidate(
+                            hit[0], (hit[1],), strength * factor * page_factor * prose, hit[0]
+                        )
                     )
                     break
     return best(found)
@@ -98,13 +119,17 @@ def labelled_date(
             if hit is not None:
                 value, used = hit
                 found.append(
-                    Candidate(value.isoformat(), used, strength * factor, " ".join(t.text for t in used))
+                    Candidate(
+                        value.isoformat(), used, strength * factor, " ".join(t.text for t in used)
+                    )
                 )
                 break
     return found
 
 
-def dates(layouts: Sequence[PageLayout]) -> tuple[Candidate | None, Candidate | None, Candidate | None]:
+def dates(
+    layouts: Sequence[PageLayout],
+) -> tuple[Candidate | None, Candidate | None, Candidate | None]:
     """Invoice, due and delivery date; an unlabelled invoice date is the first date in
     the top third of page 1 (letter date position)."""
     due = best(labelled_date(layouts, L.DUE_DATE))
@@ -114,7 +139,8 @@ def dates(layouts: Sequence[PageLayout]) -> tuple[Candidate | None, Candidate | 
         layouts, L.INVOICE_DATE_IN_TITLE, 0.95, whole_rows=True
     )
     generic = [
-        c for c in labelled_date(layouts, L.GENERIC_DATE, 0.75)
+        c
+        for c in labelled_date(layouts, L.GENERIC_DATE, 0.75)
         if c.value not in taken or not invoice
     ]
     invoice_best = best(invoice + generic)
@@ -126,10 +152,14 @@ def dates(layouts: Sequence[PageLayout]) -> tuple[Candidate | None, Candidate | 
             hit = date_in(row.tokens)
             if hit is not None:
                 value, used = hit
-                invoice_best = Candidate(value.isoformat(), used, 0.5, " ".join(t.text for t in used))
+                invoice_best = Candidate(
+                    value.isoformat(), used, 0.5, " ".join(t.text for t in used)
+                )
                 break
     if _month_first(layouts, invoice_best, due):
-        invoice_best, due, delivery = (_reread_month_first(c) for c in (invoice_best, due, delivery))
+        invoice_best, due, delivery = (
+            _reread_month_first(c) for c in (invoice_best, due, delivery)
+        )
     return invoice_best, due, delivery
 
 
@@ -162,11 +192,16 @@ def _month_first(
     if None in day_first or None in month_first:
         return False
     terms = {
-        int(m[1]) for layout in layouts for row in layout.rows for m in _TERM_DAYS.finditer(row.text)
+        int(m[1])
+        for layout in layouts
+        for row in layout.rows
+        for m in _TERM_DAYS.finditer(row.text)
     }
+
     def fits(pair: tuple[date | None, date | None]) -> bool:
         start, end = pair
         return start is not None and end is not None and (end - start).days in terms
+
     return fits(month_first) and not fits(day_first)
 
 
@@ -220,7 +255,7 @@ def tax_number(layouts: Sequence[PageLayout]) -> Candidate | None:
     for layout, row, segment, end in label_hits(layouts, L.TAX_NUMBER):
         for tokens, factor in value_runs(layout, row, segment, end):
             for width in (1, 3, 2, 4):
-                piece = [t for t in tokens[:width] if t.text.strip(":") ]
+                piece = [t for t in tokens[:width] if t.text.strip(":")]
                 text = " ".join(t.text.strip(":") for t in piece).strip()
                 value = normalize_tax_number(text)
                 if value is not None:
@@ -257,7 +292,11 @@ def bank(layouts: Sequence[PageLayout]) -> tuple[Candidate | None, Candidate | N
                         if length >= match.end():
                             break
                     used = tuple(tokens[:count])
-                    ibans.append(Candidate(match.group(0), used, 0.45 * factor, " ".join(t.text for t in used)))
+                    ibans.append(
+                        Candidate(
+                            match.group(0), used, 0.45 * factor, " ".join(t.text for t in used)
+                        )
+                    )
                     break
     if not ibans:
         # An unlabelled token with a country's exact IBAN length whose checksum fails
@@ -266,7 +305,9 @@ def bank(layouts: Sequence[PageLayout]) -> tuple[Candidate | None, Candidate | N
             for row in layout.rows:
                 for token in row.tokens:
                     text = token.text.strip(".,;:()")
-                    if re.fullmatch(r"[A-Z]{2}\d{2}[A-Z0-9]{10,30}", text) and _IBAN_LENGTH.get(text[:2]) == len(text):
+                    if re.fullmatch(r"[A-Z]{2}\d{2}[A-Z0-9]{10,30}", text) and _IBAN_LENGTH.get(
+                        text[:2]
+                    ) == len(text):
                         ibans.append(Candidate(text, (token,), 0.4, token.text))
     iban = best(ibans)
     bics: list[Candidate] = []
@@ -293,7 +334,9 @@ def bank(layouts: Sequence[PageLayout]) -> tuple[Candidate | None, Candidate | N
                 for tokens, factor in value_runs(layout, row, segment, end):
                     for token in tokens[:3]:
                         text = token.text.strip(":,;()").upper()
-                        if _confusable_equal(text, registry_bic) or _confusable_equal(text, registry_bic[:8]):
+                        if _confusable_equal(text, registry_bic) or _confusable_equal(
+                            text, registry_bic[:8]
+                        ):
                             value = registry_bic if len(text) == 11 else registry_bic[:8]
                             bics.append(Candidate(value, (token,), 0.88 * factor, token.text))
         registry = _registry_bic(str(iban.value))
@@ -307,8 +350,24 @@ def bank(layouts: Sequence[PageLayout]) -> tuple[Candidate | None, Candidate | N
     return iban, best(bics)
 
 
-_IBAN_LENGTH = {"DE": 22, "AT": 20, "CH": 21, "NL": 18, "FR": 27, "BE": 16, "IT": 27, "ES": 24,
-                "LU": 20, "GB": 22, "DK": 18, "PL": 28, "CZ": 24, "LI": 21, "IE": 22, "PT": 25}
+_IBAN_LENGTH = {
+    "DE": 22,
+    "AT": 20,
+    "CH": 21,
+    "NL": 18,
+    "FR": 27,
+    "BE": 16,
+    "IT": 27,
+    "ES": 24,
+    "LU": 20,
+    "GB": 22,
+    "DK": 18,
+    "PL": 28,
+    "CZ": 24,
+    "LI": 21,
+    "IE": 22,
+    "PT": 25,
+}
 _CONFUSABLE = str.maketrans("O0I1S5B8Z2", "OOIISSBBZZ")
 
 
@@ -353,11 +412,17 @@ def _total_kind(text: str) -> list[tuple[str, float]]:
     if L.NOT_A_TOTAL.search(folded) and not re.search(r"summe|total|betrag|amount", folded):
         return []
     kinds: list[tuple[str, float]] = []
-    if L.AMOUNT_DUE.search(folded):
+    due = L.AMOUNT_DUE.search(folded)
+    # "Net à payer", "netto a pagare" name the amount to pay, not the net total
+    outside_due = folded if due is None else f"{folded[: due.start()]} {folded[due.end() :]}"
+    if due is not None:
         kinds.append(("due", 1.0))
-    if re.search(r"brutto|inkl|incl|ttc|grand|inclusive|\bgross\b", folded):
+    if re.search(
+        r"brutto|inkl|incl|ttc|grand|inclusive|\bgross\b|toutes\s*taxes|ivato|iva\s*inclus|con\s*iva",
+        folded,
+    ):
         kinds.append(("gross", 1.0))
-    elif L.NET.search(folded):
+    elif L.NET.search(outside_due):
         kinds.append(("net", 1.0))
     elif L.TAX.search(folded):
         kinds.append(("tax", 0.9 if L.GROSS.search(folded) else 1.0))
@@ -378,14 +443,18 @@ def totals(
                 kinds = _total_kind(segment.text)
                 if not kinds:
                     continue
-                amounts = _amounts_after_label(row.segments, index, decimal_separator)
+                amounts = _amounts_after_label(
+                    row.segments, index, decimal_separator, layout.aspect
+                )
                 if not amounts:
                     continue
                 amount, used, _ = amounts[-1]
                 later = 0.05 * (layout.page / len(layouts)) + 0.05 * row.bbox[1]
                 for kind, strength in kinds:
                     pools[kind].append(
-                        Candidate(amount, used, 0.75 * strength + later, " ".join(t.text for t in used))
+                        Candidate(
+                            amount, used, 0.75 * strength + later, " ".join(t.text for t in used)
+                        )
                     )
     if len(pools["tax"]) >= 2:
         # One VAT line per rate: their sum is a candidate for the tax total.
@@ -402,20 +471,57 @@ def totals(
     return chosen
 
 
+_LEADING_GROUP = re.compile(r"^[-(]?\d{1,3}$")
+_GROUPED_REST = re.compile(r"^\d{3}(?:[ .,\u202f\u00a0]\d{3})*[.,]\d{2}\b")
+
+
+def join_digit_groups(tokens: Sequence[Word], aspect: float) -> list[Word]:
+    """Tokens with an amount's thousands group split off rejoined: ``1`` + ``561,18`` printed
+    as ``1 561,18`` (French and Swiss grouping, or OCR splitting a narrow space) is one
+    token ``1 561,18``. Joined only when the gap is narrower than about half a character
+    height (a table column gap is wider) and the rest has exactly three digits before its
+    decimals."""
+    out: list[Word] = []
+    for token in tokens:
+        if out:
+            prev = out[-1]
+            height = max(prev.bbox[3] - prev.bbox[1], token.bbox[3] - token.bbox[1])
+            gap = token.bbox[0] - prev.bbox[2]
+            if (
+                _LEADING_GROUP.match(prev.text)
+                and _GROUPED_REST.match(token.text)
+                and prev.page == token.page
+                and -0.002 <= gap <= 0.6 * height / max(aspect, 1e-3)
+            ):
+                out[-1] = dataclasses.replace(
+                    prev,
+                    text=f"{prev.text}\u202f{token.text}",
+                    bbox=union((prev.bbox, token.bbox)),
+                    confidence=min(prev.confidence, token.confidence),
+                )
+                continue
+        out.append(token)
+    return out
+
+
 def _amounts_after_label(
-    segments: Sequence[Segment], index: int, separator: str | None
+    segments: Sequence[Segment], index: int, separator: str | None, aspect: float = 0.7071
 ) -> list[tuple[Decimal, tuple[Word, ...], str | None]]:
     """Amounts belonging to the label in ``segments[index]``: in its own segment and in
     the number-only segments after it, up to the next segment with words (another label,
     as in ``Exclusief BTW € 593,36   Subtotaal € 717,97``)."""
     tokens = list(segments[index].tokens)
     for segment in segments[index + 1 :]:
-        words = [t for t in segment.tokens if re.search(r"[^\W\d_]{2}", t.text)
-                 and t.text.strip(".:").upper() not in CURRENCY_CODES]
+        words = [
+            t
+            for t in segment.tokens
+            if re.search(r"[^\W\d_]{2}", t.text)
+            and t.text.strip(".:").upper() not in CURRENCY_CODES
+        ]
         if words:
             break
         tokens.extend(segment.tokens)
-    return money_tokens(tokens, separator)
+    return money_tokens(join_digit_groups(tokens, aspect), separator)
 
 
 def _demote(candidate: Candidate, factor: float) -> Candidate:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
 
 from prefect_docai.engines.extract import detect_decimal_separator, format_amount
@@ -12,9 +12,12 @@ from prefect_docai.engines.extract.fields import make_field
 from prefect_docai.engines.extract.rows import PageLayout
 from prefect_docai.engines.extract.tax import tax_breakdown, vat_ids
 from prefect_docai.engines.invoice import fields as F
+from prefect_docai.engines.invoice import scoring
 from prefect_docai.engines.invoice.checks import compute_checks
 from prefect_docai.engines.invoice.items import line_items
 from prefect_docai.engines.invoice.parties import Party, parties
+from prefect_docai.engines.learned import Scorer
+from prefect_docai.engines.page.model import union
 from prefect_docai.models.results import (
     Field,
     InvoiceLineItem,
@@ -35,6 +38,38 @@ def _field(candidate: Candidate | None) -> Field | None:
     return make_field(value, candidate.tokens, candidate.score, candidate.raw)
 
 
+def _scored_field(candidate: Candidate | None) -> Field | None:
+    """A field a learned scorer chose: its score is already the calibrated confidence
+    (word confidence is one of the scorer's features)."""
+    if candidate is None:
+        return None
+    if not candidate.tokens:
+        return _field(candidate)
+    box = union(t.bbox for t in candidate.tokens)
+    return Field(
+        value=candidate.value,
+        confidence=round(max(0.0, min(1.0, candidate.score)), 3),
+        page=candidate.tokens[0].page,
+        bbox=(round(box[0], 4), round(box[1], 4), round(box[2], 4), round(box[3], 4)),
+        raw=candidate.raw,
+    )
+
+
+def _learned(
+    name: str,
+    rules: Candidate | None,
+    layouts: Sequence[PageLayout],
+    models: Mapping[str, Scorer | None] | None,
+) -> Field | None:
+    """Field ``name``: the learned scorer's pick where one is shipped (or given), else the
+    rules' candidate."""
+    model = scoring.shipped(name) if models is None else models.get(name)
+    if model is None:
+        return _field(rules)
+    chosen = scoring.choose(name, model, layouts, rules)
+    return _field(chosen) if chosen is rules else _scored_field(chosen)
+
+
 def _party(party: Party, vat: Candidate | None, tax_number: Candidate | None) -> InvoiceParty:
     return InvoiceParty(
         name=_field(party.name),
@@ -47,7 +82,14 @@ def _party(party: Party, vat: Candidate | None, tax_number: Candidate | None) ->
     )
 
 
-def extract_invoice(layouts: Sequence[PageLayout], source: str) -> InvoiceResult:
+def extract_invoice(
+    layouts: Sequence[PageLayout],
+    source: str,
+    models: Mapping[str, Scorer | None] | None = None,
+) -> InvoiceResult:
+    """The invoice read from its page layouts. ``models``: the learned scorers to use per
+    field (:data:`scoring.MODEL_FILES`; a field absent or ``None`` is read by the rules);
+    ``None`` uses those shipped in ``engines/data/``."""
     tokens = [t.text for layout in layouts for row in layout.rows for t in row.tokens]
     separator = detect_decimal_separator(tokens)
 
@@ -57,7 +99,11 @@ def extract_invoice(layouts: Sequence[PageLayout], source: str) -> InvoiceResult
     iban, bic = F.bank(layouts)
 
     breakdown = tax_breakdown(layouts, separator)
-    breakdown_tax = sum((b[2].value for b in breakdown if isinstance(b[2].value, Decimal)), Decimal(0)) if breakdown else None
+    breakdown_tax = (
+        sum((b[2].value for b in breakdown if isinstance(b[2].value, Decimal)), Decimal(0))
+        if breakdown
+        else None
+    )
     chosen = F.totals(layouts, separator, breakdown_tax)
     net, tax, gross = chosen["net"], chosen["tax"], chosen["gross"]
     net, tax, gross = _complete_totals(net, tax, gross, breakdown)
@@ -65,12 +111,14 @@ def extract_invoice(layouts: Sequence[PageLayout], source: str) -> InvoiceResult
     items = line_items(layouts, separator)
     result = InvoiceResult(
         source="ocr" if source == "ocr" else "text-layer",
-        invoice_number=_field(F.invoice_number(layouts)),
-        invoice_date=_field(invoice_date),
+        invoice_number=_learned("invoice_number", F.invoice_number(layouts), layouts, models),
+        invoice_date=_learned("invoice_date", invoice_date, layouts, models),
         due_date=_field(due_date),
         delivery_date=_field(delivery_date),
         currency=_field(F.currency(layouts)),
-        seller=_party(seller, seller_vat, F.tax_number(layouts)),
+        seller=_party(seller, seller_vat, F.tax_number(layouts)).model_copy(
+            update={"name": _learned("seller_name", seller.name, layouts, models)}
+        ),
         buyer=_party(buyer, buyer_vat, None),
         payment=InvoicePayment(
             iban=_field(iban), bic=_field(bic), terms=_field(F.payment_terms(layouts))
