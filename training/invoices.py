@@ -235,7 +235,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_eval:
         report: dict[str, Any] = json.loads(RESULTS.read_text()) if RESULTS.is_file() else {}
         rules = {
-            f"{it.document.mode}|{it.document.sample.id}": rules_prediction(it.document.layouts)
+            f"{it.document.mode}|{it.document.sample.id}": rules_prediction(it.document.layouts, {})
             for it in items
         }
         learned: dict[str, Any] = {"command": "python -m training.invoices " + " ".join(argv or [])}

@@ -201,3 +201,14 @@ def test_seller_candidates_and_features_tell_the_letterhead_from_the_recipient()
     model = _label_model("seller_name", "legal_form")
     result = extract_invoice([LETTER], "text-layer", {"seller_name": model})
     assert result.seller.name is not None and result.seller.name.value == "Bäckerei Korn GmbH"
+
+
+def test_shipped_date_model_takes_the_invoice_date_not_delivery_or_period() -> None:
+    model = scoring.shipped("invoice_date")
+    assert model is not None, "engines/data/invoice_date.json is shipped"
+    result = extract_invoice([FRENCH], "text-layer")
+    assert result.invoice_date is not None and result.invoice_date.value == "2024-03-12"
+    assert 0.5 <= result.invoice_date.confidence <= 1.0
+    spots, features = scoring.spots_and_features("invoice_date", [FRENCH], None)
+    p = {s.value: model.probability(v) for s, v in zip(spots, features, strict=True)}
+    assert p["2024-03-12"] > max(p["2024-03-05"], p["2024-02-01"], p["2024-02-29"])
