@@ -33,11 +33,11 @@ seconds per image and its peak RSS.
 
     OMP_THREAD_LIMIT=1 python -m benchmarks.ocr_receipts [--limit N] [--cached-only] [--timing N]
 
-RapidOCR is not a dependency of the project: install ``rapidocr_onnxruntime==1.4.4`` and
-``onnxruntime==1.32.0`` to run this (it exits without a result otherwise). Its wheel pulls
-``opencv-python`` beside the project's ``opencv-contrib-python-headless``; both own
-``cv2/``, so reinstall the latter afterwards (``pip install --force-reinstall --no-deps
-opencv-contrib-python-headless==<locked version>``).
+RapidOCR (``rapidocr_onnxruntime``, ``requirements/rapidocr.txt``) is installed by ``make
+setup`` (with ``--no-deps``: its wheel asks for ``opencv-python``, whose ``cv2/`` would
+clash with the project's ``opencv-contrib-python-headless``); the benchmark exits without a
+result where it is missing. The page loader's own RapidOCR reading
+(``engines/page/rapid.py``, with the learned space scorer) is scored by ``--engine``.
 
 Writes ``benchmarks/results/ocr_receipts.json``.
 """
@@ -98,6 +98,7 @@ def pool(limit: int = 0) -> list[dict[str, Any]]:
                 "id": row["id"],
                 "image": base / row["image"],
                 "reference": row_major(lines),
+                "lines": lines,
                 "fold": fold,
             }
         )
@@ -345,11 +346,35 @@ def _borrowed_spaces(
     return result
 
 
-def tesseract_words(data: bytes, size: tuple[int, int]) -> list[Word]:
-    """The receipt tool's page words (cached), boxes back in pixels of the image."""
+TESSERACT_VERSION: str | None = None
+"""``benchmarks.receipts_cv`` cache key of the Tesseract reading (``--tesseract-version``;
+default: the key of the current sources with ``DOCAI_OCR_ENGINE=tesseract``)."""
+
+
+def engine_version(engine: str) -> str:
+    """``benchmarks.receipts_cv``'s cache key of the receipt tool's reading with the page
+    loader set to ``engine``."""
+    from benchmarks.receipts_cv import ocr_version
+
+    saved = os.environ.get("DOCAI_OCR_ENGINE")
+    os.environ["DOCAI_OCR_ENGINE"] = engine
+    try:
+        return ocr_version()
+    finally:
+        if saved is None:
+            del os.environ["DOCAI_OCR_ENGINE"]
+        else:
+            os.environ["DOCAI_OCR_ENGINE"] = saved
+
+
+def tesseract_words(data: bytes, size: tuple[int, int], version: str | None = None) -> list[Word]:
+    """The receipt tool's page words (cached; Tesseract unless ``version`` names another
+    reading), boxes back in pixels of the image."""
     width, height = size
     words: list[Word] = []
-    for page in cached_pages(data):
+    if version is None:
+        version = TESSERACT_VERSION or engine_version("tesseract")
+    for page in cached_pages(data, version):
         for text, b, conf, line, _block, _fs, _pg in page["words"]:
             words.append(
                 (
@@ -496,6 +521,18 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="also the visible receipts' fields with the variants chosen on the whole pool",
     )
+    parser.add_argument(
+        "--engine",
+        action="append",
+        default=[],
+        choices=("auto", "rapid"),
+        help="also the receipt tool's own reading with DOCAI_OCR_ENGINE set so (cached by "
+        "benchmarks.receipts_cv --ocr-engine; read there when missing)",
+    )
+    parser.add_argument(
+        "--tesseract-version",
+        help="receipts_cv cache key of the Tesseract reading (default: current sources)",
+    )
     parser.add_argument("--rapid-child", nargs="*", help=argparse.SUPPRESS)
     parser.add_argument("--time-child", nargs="*", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -520,6 +557,9 @@ def main(argv: list[str] | None = None) -> int:
     if not (corpus_dir() / "train" / "sroie" / "manifest.json").exists():
         print(f"training pool not found under {corpus_dir()}; set DOCAI_CORPUS", file=sys.stderr)
         return 0
+    global TESSERACT_VERSION
+    TESSERACT_VERSION = args.tesseract_version or engine_version("tesseract")
+    engines = {name: engine_version(name) for name in args.engine}
     rows = pool(args.limit)
     if args.cached_only:
         rows = [r for r in rows if rapid_cache(r["image"].read_bytes()).is_file()]
@@ -544,6 +584,10 @@ def main(argv: list[str] | None = None) -> int:
         out["receipt"] = text_of(tess)
         kept = readings.setdefault(row["id"], {})
         kept["receipt"] = (tess, size)
+        for name, version in engines.items():
+            words = tesseract_words(data, size, version)
+            out[f"engine:{name}"] = text_of(words)
+            kept[f"engine:{name}"] = (words, size)
         cached_lines = json.loads(rapid_cache(data).read_text())["lines"]
         for gap, pitch in SPLITS:
             rapid = rapid_words(data, gap, gray, pitch)
@@ -593,6 +637,8 @@ def main(argv: list[str] | None = None) -> int:
     for tune, test in (("fold0", "fold1"), ("fold1", "fold0")):
         subset = folds[int(test[-1])]
         scores = {"receipt": fields(subset, readings, "receipt")}
+        for name in engines:
+            scores[f"engine:{name}"] = fields(subset, readings, f"engine:{name}")
         for family in ("rapid", "tess+rapid", "rapid+tess", "rapid+tsp", "tess+rapid+tsp"):
             chosen = report["held_out"][f"{family} tuned on {tune}"]["variant"]
             scores[chosen] = fields(subset, readings, chosen)

@@ -3,7 +3,7 @@ training pool (``../shared/corpus/train/sroie/``, 240 of its 456 receipts have a
 as a held-out set, and the pool's receipts whose merchant is absent from the visible set.
 
     OMP_THREAD_LIMIT=1 python -m benchmarks.receipts_cv [--limit N] [--verbose]
-        [--extractor rules|shipped] [--check N] [--timing N]
+        [--extractor rules|shipped] [--check N] [--timing N] [--ocr-engine auto|tesseract|rapid]
 
 Company, address, date and total are compared strictly as ``METRICS.md`` defines it
 (case/space folded exact; amounts to 2 decimals, dates ISO); beside it the looser
@@ -18,7 +18,8 @@ pool, so for them only the visible figure is held out (the pool's held-out figur
 out-of-fold one of ``training/receipts.py``). OCR output (the page words the receipt engine reads) is cached outside
 the repository, in ``~/.cache/docai-bench/receipt-ocr/<ocr version>/<image sha256>.json``
 (``DOCAI_BENCH_CACHE`` overrides the root), where the OCR version hashes the sources of the
-page loader, the receipt image preparation and the Tesseract version: reruns re-extract
+page loader, the receipt image preparation, the Tesseract version and the recognizer the
+loader is set to (``--ocr-engine`` / ``DOCAI_OCR_ENGINE``, with RapidOCR's version): reruns re-extract
 from cached words in a few ms per receipt. ``--check N`` runs the real engine on the first
 N images and asserts it gives the same result as the cached path.
 
@@ -182,6 +183,19 @@ def ocr_version() -> str:
     except OSError:
         tesseract = []
     digest.update("".join(tesseract).encode())
+    # The recognizer the page loader is set to (DOCAI_OCR_ENGINE) and RapidOCR's version:
+    # another engine's words are cached under another key.
+    from prefect_docai.engines.page.document import ocr_engine_setting
+
+    engine = ocr_engine_setting()
+    digest.update(engine.encode())
+    if engine != "tesseract":
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            digest.update(f"rapidocr_onnxruntime-{version('rapidocr_onnxruntime')}".encode())
+        except PackageNotFoundError:
+            digest.update(b"no-rapidocr")
     return digest.hexdigest()[:16]
 
 
@@ -457,8 +471,15 @@ def main(argv: list[str] | None = None) -> int:
         "--timing", type=int, default=0, help="time the engine (OCR included) on N images per set"
     )
     parser.add_argument("--extractor", choices=("rules", "shipped"), default="rules")
+    parser.add_argument(
+        "--ocr-engine",
+        choices=("auto", "tesseract", "rapid"),
+        help="the page loader's recognizer (sets DOCAI_OCR_ENGINE; default: as set, auto)",
+    )
     args = parser.parse_args(argv)
     os.environ.setdefault("OMP_THREAD_LIMIT", "1")
+    if args.ocr_engine:
+        os.environ["DOCAI_OCR_ENGINE"] = args.ocr_engine
     if not (corpus_dir() / "train" / "sroie" / "manifest.json").is_file():
         print(f"no SROIE pool under {corpus_dir()} (set DOCAI_CORPUS): skipped")
         return 0
@@ -474,6 +495,7 @@ def main(argv: list[str] | None = None) -> int:
         }
         print(f"engine seconds per image: {report['engine_seconds_per_image']}")
     report["ocr_version"] = ocr_version()
+    report["ocr_engine"] = os.environ.get("DOCAI_OCR_ENGINE", "auto")
     report["extractor"] = args.extractor
     if args.extractor == "shipped":
         report["note"] = (
@@ -492,6 +514,8 @@ def main(argv: list[str] | None = None) -> int:
     out_dir = ROOT / "benchmarks" / "results"
     out_dir.mkdir(parents=True, exist_ok=True)
     name = "receipts_cv.json" if args.extractor == "rules" else f"receipts_cv_{args.extractor}.json"
+    if args.ocr_engine:
+        name = name.replace(".json", f"_{args.ocr_engine}.json")
     (out_dir / name).write_text(json.dumps(report, indent=2) + "\n")
     return 0
 

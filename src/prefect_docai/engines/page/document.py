@@ -32,14 +32,17 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Literal, overload
 
+import numpy as np
+import numpy.typing as npt
 from PIL import Image, UnidentifiedImageError
 
-from prefect_docai.engines.page import ocr, raster
+from prefect_docai.engines.page import ocr, rapid, raster
 from prefect_docai.engines.page.decode import decode_page
 from prefect_docai.engines.page.fingerprint import fingerprints
 from prefect_docai.engines.page.layout import build_lines
 from prefect_docai.engines.page.model import Line, Word
 from prefect_docai.engines.page.ocr import Orientation
+from prefect_docai.engines.page.route import prefers_rapid
 from prefect_docai.engines.page.textlayer import TextLayer, read_text_layer
 from prefect_docai.files import pdfium
 from prefect_docai.files.errors import DocumentError
@@ -85,6 +88,20 @@ _executor: ThreadPoolExecutor | None = None
 _executor_lock = threading.Lock()
 
 Source = Literal["text-layer", "ocr"]
+OcrEngine = Literal["auto", "tesseract", "rapid"]
+OCR_ENGINES: tuple[OcrEngine, ...] = ("auto", "tesseract", "rapid")
+
+
+def ocr_engine_setting() -> OcrEngine:
+    """The recognizer for pages without a text layer (``DOCAI_OCR_ENGINE``): ``auto``
+    (default: RapidOCR for receipt-shaped pages, Tesseract for the rest,
+    :func:`prefect_docai.engines.page.route.prefers_rapid`), ``tesseract`` or ``rapid``
+    (forced; ``rapid`` falls back to Tesseract where ``rapidocr_onnxruntime`` is missing)."""
+    configured = os.environ.get("DOCAI_OCR_ENGINE", "").strip().lower() or "auto"
+    for name in OCR_ENGINES:
+        if configured == name:
+            return name
+    raise ValueError(f"DOCAI_OCR_ENGINE must be one of {', '.join(OCR_ENGINES)}")
 
 
 def ocr_workers() -> int:
@@ -287,11 +304,21 @@ class Page:
         prepare = self._document.prepare
         if prepare is None:
             gray, dpi = self._document._raster(self._index, self._document.dpi, 0)
+            if self._wants_rapid(gray):
+                tokens = self._rapid_tokens(gray, dpi)
+                if tokens is not None:
+                    return tokens
             scaled, factor = raster.normalize_scale(gray)
             del gray
             views = [OcrView(scaled, factor)]
         else:
             image, dpi = self._document._ocr_image(self._index)
+            colour = np.asarray(image.convert("RGB")) if image.mode != "L" else raster.to_gray(image)
+            if self._wants_rapid(colour):
+                tokens = self._rapid_tokens(colour, dpi)
+                if tokens is not None:
+                    return tokens
+            del colour
             views = list(prepare(image))
             del image
             if not views:
@@ -360,6 +387,42 @@ class Page:
             )
         return tokens
 
+    def _wants_rapid(self, image: npt.NDArray[np.uint8]) -> bool:
+        engine = self._document.ocr_engine
+        if engine == "tesseract" or not rapid.available():
+            return False
+        return engine == "rapid" or prefers_rapid(image)
+
+    def _rapid_tokens(self, image: npt.NDArray[np.uint8], dpi: int) -> list[Word] | None:
+        """The page read by RapidOCR (no turn, no deskew: it reads skewed and upside-down
+        lines itself), or ``None`` when it found the page sideways (Tesseract's OSD
+        handles that)."""
+        found = rapid.recognize(image)
+        if _sideways(found):
+            return None
+        self._ocr_rotation = 0
+        self._deskew_angle = 0.0
+        height_px, width_px = image.shape[:2]
+        line_height: dict[int, float] = {}
+        for word in found:
+            line_height[word.line] = max(line_height.get(word.line, 0.0), word.box[3] - word.box[1])
+        return [
+            Word(
+                text=word.text,
+                bbox=(
+                    _clamp(word.box[0] / width_px),
+                    _clamp(word.box[1] / height_px),
+                    _clamp(word.box[2] / width_px),
+                    _clamp(word.box[3] / height_px),
+                ),
+                confidence=word.confidence,
+                line=word.line,
+                block=word.block,
+                font_size=round(line_height[word.line] * 72.0 / max(dpi, 1), 1),
+            )
+            for word in found
+        ]
+
     # --- orientation --------------------------------------------------------------------
 
     def _osd_rotation(self) -> int:
@@ -411,9 +474,11 @@ class Document:
         languages: tuple[str, ...],
         dpi: int,
         prepare: Preparer | None = None,
+        ocr_engine: OcrEngine = "auto",
     ) -> None:
         self.media_type = media_type
         self.prepare = prepare
+        self.ocr_engine: OcrEngine = ocr_engine
         self.page_count = page_count
         self.languages = languages
         self.dpi = dpi
@@ -695,6 +760,7 @@ def load_document(
     dpi: int = 300,
     media_type: str | None = None,
     prepare: Preparer | None = None,
+    ocr_engine: OcrEngine | None = None,
 ) -> Document:
     """Open an upload as pages. Raises :class:`DocumentError` for anything unusable.
 
@@ -702,6 +768,8 @@ def load_document(
     OCR/render resolution for PDF pages and the assumed resolution of images that carry
     none. ``media_type`` is only a hint: the content decides. ``prepare`` replaces the
     default OCR raster preparation (see :data:`Preparer`); text-layer pages ignore it.
+    ``ocr_engine`` picks the recognizer of pages without a text layer (default: the
+    ``DOCAI_OCR_ENGINE`` setting, see :func:`ocr_engine_setting`).
     """
     if not data:
         raise DocumentError("empty_file", "The uploaded file is empty.")
@@ -716,7 +784,12 @@ def load_document(
         )
     if media_type and media_type != info.media_type:
         media_type = info.media_type
-    document = Document(data, info.media_type, info.page_count, tuple(languages), dpi, prepare)
+    engine = ocr_engine or ocr_engine_setting()
+    if engine not in OCR_ENGINES:
+        raise ValueError(f"ocr_engine must be one of {', '.join(OCR_ENGINES)}")
+    document = Document(
+        data, info.media_type, info.page_count, tuple(languages), dpi, prepare, engine
+    )
     try:
         if info.media_type == PDF:
             document._open_pdf()

@@ -1,0 +1,426 @@
+"""RapidOCR (PP-OCRv4 text detection and recognition, ONNX): the recognizer for photos
+and receipts, beside Tesseract (:mod:`prefect_docai.engines.page.ocr`).
+
+``rapidocr_onnxruntime`` ships its three models (16 MB) inside the wheel; nothing is
+downloaded. The ONNX sessions are made once per process, on first use, with one intra-op
+thread (a worker uses one core per page, as Tesseract does). The ONNX sessions are not
+shared between threads without a lock, so pages of one process are recognized one at a
+time here.
+
+RapidOCR reads text lines (quadrilaterals) with a box per character. Its recognizer was
+trained mostly on Chinese and often drops the space between Latin words
+("ABCHOTRADING"), so a line is split into words at the recognizer's own spaces and also
+between two characters where the line's crop has a blank column run at least
+:data:`SPLIT_GAP` line heights wide between their centres and the centres are more than
+:data:`SPLIT_PITCH` median character pitches apart (both chosen on one merchant-grouped
+half of the SROIE training pool and held on the other: ``benchmarks.ocr_receipts``). CJK
+characters are dropped (the tools read Latin-script languages).
+
+Use :func:`available` before :func:`recognize`; without the package the page loader keeps
+Tesseract.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import itertools
+import statistics
+import threading
+import unicodedata
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from prefect_docai.engines.page.ocr import OcrWord
+from prefect_docai.engines.page.raster import Gray
+
+SPLIT_GAP = 0.2
+"""Blank column run, in line heights, that may separate two words of one line."""
+SPLIT_PITCH = 1.3
+"""And the two characters' centres must be this many median pitches apart."""
+MIN_LINE_CONFIDENCE = 0.5
+"""RapidOCR's own ``text_score``: lines read less confidently are dropped."""
+
+_lock = threading.Lock()
+_engine: Any = None
+
+
+def available() -> bool:
+    """Whether ``rapidocr_onnxruntime`` (and so its models) is installed."""
+    try:
+        return importlib.util.find_spec("rapidocr_onnxruntime") is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def _load() -> Any:
+    global _engine
+    if _engine is None:
+        from rapidocr_onnxruntime import RapidOCR
+
+        _engine = RapidOCR(
+            intra_op_num_threads=1, inter_op_num_threads=1, text_score=MIN_LINE_CONFIDENCE
+        )
+    return _engine
+
+
+def release() -> None:
+    """Drop the loaded sessions (tests, long-lived idle workers)."""
+    global _engine
+    with _lock:
+        _engine = None
+
+
+def recognize(image: npt.NDArray[np.uint8]) -> list[OcrWord]:
+    """Words of ``image`` (RGB ``(h, w, 3)`` or grey ``(h, w)``) in RapidOCR's line order,
+    with pixel boxes, 0..1 confidences and one ``line`` id per detected text line."""
+    if image.ndim == 2:
+        gray: Gray = np.ascontiguousarray(image)
+        bgr = np.ascontiguousarray(np.repeat(image[:, :, None], 3, axis=2))
+    else:
+        rgb = np.ascontiguousarray(image[:, :, :3])
+        bgr = np.ascontiguousarray(rgb[:, :, ::-1])
+        gray = np.ascontiguousarray(
+            (rgb[:, :, 0] * 0.299 + rgb[:, :, 1] * 0.587 + rgb[:, :, 2] * 0.114).astype(np.uint8)
+        )
+    if min(gray.shape) < 8 or int(gray.max()) - int(gray.min()) < 8:
+        return []  # blank: nothing to detect (and RapidOCR dislikes tiny images)
+    with _lock:
+        result, _ = _load()(bgr, return_word_box=True, text_score=MIN_LINE_CONFIDENCE)
+    return split_lines(result or [], gray)
+
+
+def line_chars(line: Sequence[Any]) -> list[str]:
+    """A RapidOCR line's characters, full-width forms folded (NFKC: "：" is ":")."""
+    if len(line) <= 4 or not line[4]:
+        return []
+    return [unicodedata.normalize("NFKC", str(c)) or str(c) for c in line[4]]
+
+
+def reading_confidence(words: Sequence[OcrWord]) -> float:
+    """Character-weighted mean confidence of a reading (0.0 without words)."""
+    chars = sum(len(w.text) for w in words)
+    return sum(w.confidence * len(w.text) for w in words) / chars if chars else 0.0
+
+
+def _cjk(char: str) -> bool:
+    return (
+        "\u2e80" <= char <= "\u9fff" or "\uac00" <= char <= "\ud7af" or "\uff00" <= char <= "\uffef"
+    )
+
+
+def _quad_box(points: Sequence[Sequence[float]]) -> tuple[float, float, float, float]:
+    xs = [float(p[0]) for p in points]
+    ys = [float(p[1]) for p in points]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def ink_gaps(gray: Gray, box: tuple[float, float, float, float], gap: float) -> list[float]:
+    """x positions (pixels) of the blank column runs at least ``gap`` x line height wide
+    inside ``box`` (Otsu-binarized crop): the spaces between words."""
+    import cv2
+
+    x0, y0, x1, y1 = (round(v) for v in box)
+    x0, y0 = max(x0, 0), max(y0, 0)
+    crop = gray[y0:y1, x0:x1]
+    if crop.size == 0 or crop.shape[0] < 4 or crop.shape[1] < 4:
+        return []
+    _, ink = cv2.threshold(crop, 0, 1, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
+    columns = ink.sum(axis=0) > max(1, int(0.04 * crop.shape[0]))
+    height = y1 - y0
+    centres: list[float] = []
+    run_start: int | None = None
+    seen_ink = False
+    for x, inked in enumerate(np.append(columns, True)):
+        if not inked and run_start is None:
+            run_start = x
+        elif inked and run_start is not None:
+            if seen_ink and x < len(columns) and x - run_start >= gap * height:
+                centres.append(x0 + (run_start + x) / 2)
+            run_start = None
+        seen_ink = seen_ink or bool(inked)
+    return centres
+
+
+SPACE_FEATURES: tuple[str, ...] = (
+    "blank_height",
+    "blank_line",
+    "blank_prev",
+    "blank_next",
+    "band_height",
+    "band_line",
+    "blank_glyph",
+    "pitch_distance",
+    "cell_gap",
+    "line_height",
+    *(
+        f"{side}_{kind}"
+        for side in ("left", "right")
+        for kind in ("upper", "lower", "digit", "colon", "open", "close", "dot", "other")
+    ),
+    "lower_upper",
+    "letter_digit",
+)
+"""What decides whether two neighbouring characters of a RapidOCR line belong to two words
+(:func:`pair_features`)."""
+SPACE_MODEL = "rapid_spaces.json"
+"""The learned space scorer in ``engines/data/`` (``training/ocr_spaces.py``)."""
+SPACE_THRESHOLD = 0.5
+
+
+def _kind(char: str) -> str:
+    char = char[:1]
+    if char.isalpha():
+        return "upper" if char.isupper() else "lower"
+    if char.isdigit():
+        return "digit"
+    return {
+        ":": "colon",
+        "(": "open",
+        "[": "open",
+        ")": "close",
+        "]": "close",
+        ".": "dot",
+        ",": "dot",
+    }.get(char, "other")
+
+
+_KINDS = ("upper", "lower", "digit", "colon", "open", "close", "dot", "other")
+
+
+def _blank_columns(
+    gray: Gray | None, box: tuple[float, float, float, float]
+) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """Per pixel column of ``box`` (from its left edge): no ink in the whole crop (a few
+    stray pixels allowed), and none in its middle band (Otsu-binarized). The detector's box
+    is widened (unclip), so its top and bottom may reach into the next lines."""
+    import cv2
+
+    empty = np.zeros(0, dtype=bool)
+    if gray is None:
+        return empty, empty
+    x0, y0, x1, y1 = (round(v) for v in box)
+    x0, y0 = max(x0, 0), max(y0, 0)
+    crop = gray[y0:y1, x0:x1]
+    if crop.size == 0 or crop.shape[0] < 4 or crop.shape[1] < 4:
+        return empty, empty
+    _, ink = cv2.threshold(crop, 0, 1, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
+    full: npt.NDArray[np.bool_] = ink.sum(axis=0) <= max(1, int(0.04 * crop.shape[0]))
+    band = ink[round(0.25 * ink.shape[0]) : max(round(0.75 * ink.shape[0]), 1)]
+    middle: npt.NDArray[np.bool_] = band.sum(axis=0) == 0
+    return full, middle
+
+
+def _glyph_width(blank: npt.NDArray[np.bool_], count: int) -> float:
+    """Ink columns of the line per character: the typical glyph width."""
+    return max(float(np.count_nonzero(~blank)) / max(count, 1), 1.0)
+
+
+def _longest_run(blank: npt.NDArray[np.bool_], start: int, stop: int) -> int:
+    best = run = 0
+    for value in blank[max(start, 0) : max(stop, 0)]:
+        run = run + 1 if value else 0
+        best = max(best, run)
+    return best
+
+
+def pair_features(
+    gray: Gray | None,
+    line_box: tuple[float, float, float, float],
+    chars: Sequence[str],
+    boxes: Sequence[Sequence[Sequence[float]]],
+    page_line_height: float,
+) -> tuple[list[int], list[bool], list[list[float]]]:
+    """The line's kept characters (indexes: no spaces, no CJK), and for each two
+    neighbouring kept characters whether the recognizer put a space (or CJK) between them
+    and the :data:`SPACE_FEATURES`: the widest blank column run between their centres in
+    line heights and relative to the line's median such run, their centre distance and box
+    gap in median pitches, the line's height relative to the page's median, the two
+    characters' kinds, a lower-to-upper and a letter/digit change."""
+    kept = [i for i, c in enumerate(chars) if c.strip() and not _cjk(c)]
+    forced: list[bool] = []
+    rows: list[list[float]] = []
+    if len(kept) < 2:
+        return kept, forced, rows
+    x0 = max(round(line_box[0]), 0)
+    height = max(line_box[3] - line_box[1], 1.0)
+    full, middle = _blank_columns(gray, line_box)
+    centres = [sum(float(p[0]) for p in b) / len(b) for b in boxes]
+    lefts = [min(float(p[0]) for p in b) for b in boxes]
+    rights = [max(float(p[0]) for p in b) for b in boxes]
+    pairs = list(itertools.pairwise(kept))
+    steps = [centres[b] - centres[a] for a, b in pairs]
+    pitch = max(statistics.median(steps), 1.0)
+    spans = [(round(centres[a]) - x0, round(centres[b]) - x0) for a, b in pairs]
+    runs = [float(_longest_run(full, *span)) for span in spans]
+    bands = [float(_longest_run(middle, *span)) for span in spans]
+    typical = statistics.median(runs) + 1.0
+    typical_band = statistics.median(bands) + 1.0
+    glyph = _glyph_width(middle, len(kept))
+    for k, ((a, b), run, step) in enumerate(zip(pairs, runs, steps, strict=True)):
+        forced.append(b - a > 1)
+        left, right = _kind(chars[a]), _kind(chars[b])
+        before = runs[k - 1] if k else 0.0
+        after = runs[k + 1] if k + 1 < len(runs) else 0.0
+        rows.append(
+            [
+                run / height,
+                run / typical,
+                run / (before + 1.0),
+                run / (after + 1.0),
+                bands[k] / height,
+                bands[k] / typical_band,
+                bands[k] / glyph,
+                step / pitch,
+                (lefts[b] - rights[a]) / pitch,
+                height / max(page_line_height, 1.0),
+                *(float(left == kind) for kind in _KINDS),
+                *(float(right == kind) for kind in _KINDS),
+                float(left == "lower" and right == "upper"),
+                float(
+                    (left in ("upper", "lower")) != (right in ("upper", "lower"))
+                    and "digit" in (left, right)
+                ),
+            ]
+        )
+    return kept, forced, rows
+
+
+def _space_model() -> Any:
+    from prefect_docai.engines.learned import packaged
+
+    return packaged(SPACE_MODEL, SPACE_FEATURES)
+
+
+def split_lines(
+    result: Sequence[Sequence[Any]],
+    gray: Gray | None,
+    gap: float = SPLIT_GAP,
+    pitch_ratio: float = SPLIT_PITCH,
+    *,
+    model: Any = "packaged",
+) -> list[OcrWord]:
+    """RapidOCR's lines (``return_word_box=True``: quadrilateral, text, confidence,
+    character boxes, characters, character confidences) as words (see the module
+    docstring). Two characters are split by the recognizer's space, else by the learned
+    scorer (``model``: the packaged one by default; ``None``: the blank-run rule of ``gap``
+    and ``pitch_ratio``). A line without character boxes is split at its spaces, each word
+    given a share of the line's box proportional to its length."""
+    scorer = _space_model() if model == "packaged" else model
+    heights = [_quad_box(line[0])[3] - _quad_box(line[0])[1] for line in result]
+    page_line_height = statistics.median(heights) if heights else 1.0
+    words: list[OcrWord] = []
+    for line_id, line in enumerate(result):
+        quad, text, confidence = line[0], str(line[1]), float(line[2])
+        boxes = list(line[3]) if len(line) > 3 and line[3] else []
+        chars = line_chars(line)
+        confs = [float(c) for c in line[5]] if len(line) > 5 and line[5] else []
+        line_box = _quad_box(quad)
+        # RapidOCR turns a crop at least 1.5 times as tall as wide and reads it sideways.
+        vertical = len(text) > 1 and _tall(quad)
+        if not chars or len(chars) != len(boxes):
+            words.extend(_proportional(text, line_box, confidence, line_id, vertical))
+            continue
+        if scorer is not None:
+            kept, forced, rows = pair_features(gray, line_box, chars, boxes, page_line_height)
+            cut = [
+                f or scorer.probability(row) >= SPACE_THRESHOLD
+                for f, row in zip(forced, rows, strict=True)
+            ]
+        else:
+            kept, cut = _gap_cuts(gray, line_box, chars, boxes, gap, pitch_ratio)
+        groups: list[list[int]] = [[]]
+        for position, index in enumerate(kept):
+            if position and cut[position - 1]:
+                groups.append([])
+            groups[-1].append(index)
+        for group in groups:
+            if not group:
+                continue
+            x0, _, x1, _ = _quad_box([p for i in group for p in boxes[i]])
+            # Character boxes span the CTC columns, not the glyphs' height: keep the line's.
+            box = (max(x0, line_box[0]), line_box[1], min(x1, line_box[2]), line_box[3])
+            conf = (
+                sum(confs[i] for i in group) / len(group)
+                if len(confs) == len(chars)
+                else confidence
+            )
+            words.append(
+                OcrWord(
+                    text="".join(chars[i] for i in group),
+                    box=box,
+                    confidence=max(0.0, min(1.0, conf)),
+                    line=line_id,
+                    block=0,
+                    vertical=vertical,
+                )
+            )
+    return words
+
+
+def _gap_cuts(
+    gray: Gray | None,
+    line_box: tuple[float, float, float, float],
+    chars: Sequence[str],
+    boxes: Sequence[Sequence[Sequence[float]]],
+    gap: float,
+    pitch_ratio: float,
+) -> tuple[list[int], list[bool]]:
+    """The blank-run rule: kept characters and, per neighbouring pair, whether to split."""
+    kept = [i for i, c in enumerate(chars) if c.strip() and not _cjk(c)]
+    cuts = ink_gaps(gray, line_box, gap) if gray is not None else []
+    centres = [sum(float(p[0]) for p in b) / len(b) for b in boxes]
+    steps = [b - a for a, b in itertools.pairwise(centres)]
+    pitch = statistics.median(steps) if steps else 0.0
+    cut = [
+        b - a > 1
+        or (
+            any(centres[a] < c < centres[b] for c in cuts)
+            and centres[b] - centres[a] > pitch_ratio * pitch
+        )
+        for a, b in itertools.pairwise(kept)
+    ]
+    return kept, cut
+
+
+def _tall(quad: Sequence[Sequence[float]]) -> bool:
+    p = np.asarray(quad, dtype=np.float64)
+    if p.shape != (4, 2):
+        return False
+    width = max(np.linalg.norm(p[0] - p[1]), np.linalg.norm(p[2] - p[3]))
+    height = max(np.linalg.norm(p[0] - p[3]), np.linalg.norm(p[1] - p[2]))
+    return bool(height >= 1.5 * max(float(width), 1e-6))
+
+
+def _proportional(
+    text: str,
+    box: tuple[float, float, float, float],
+    confidence: float,
+    line_id: int,
+    vertical: bool = False,
+) -> list[OcrWord]:
+    """``text``'s words with boxes shared out along ``box`` by character count."""
+    cleaned = "".join(" " if _cjk(c) else c for c in unicodedata.normalize("NFKC", text))
+    tokens = cleaned.split()
+    if not tokens:
+        return []
+    x0, y0, x1, y1 = box
+    unit = (x1 - x0) / max(len(cleaned), 1)
+    words = []
+    position = 0
+    for token in tokens:
+        start = cleaned.index(token, position)
+        position = start + len(token)
+        words.append(
+            OcrWord(
+                text=token,
+                box=(x0 + start * unit, y0, x0 + position * unit, y1),
+                confidence=max(0.0, min(1.0, confidence)),
+                line=line_id,
+                block=0,
+                vertical=vertical,
+            )
+        )
+    return words

@@ -1,0 +1,135 @@
+"""RapidOCR in the page model (engines/page/rapid.py): a generated receipt photographed by
+the sample generator reads into boxed words, the recognizer can be forced either way
+(load_document's ``ocr_engine``, ``DOCAI_OCR_ENGINE``), and a blank image gives no words."""
+
+from __future__ import annotations
+
+import io
+from functools import cache
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from prefect_docai.engines.page import document as page_document
+from prefect_docai.engines.page import rapid
+from prefect_docai.engines.page.document import load_document, ocr_engine_setting
+from prefect_docai.engines.page.ocr import OcrWord
+from prefect_docai.engines.pluginspec import EngineOptions
+from prefect_docai.engines.receipt import ReceiptEngine
+from prefect_docai.models.results import ReceiptResult
+from prefect_docai.samples import generate
+from prefect_docai.samples.scan import photograph
+
+needs_rapid = pytest.mark.skipif(not rapid.available(), reason="rapidocr_onnxruntime missing")
+
+
+@cache
+def _receipt() -> tuple[bytes, dict[str, object]]:
+    document = generate("receipt", seed=3, lang="en")
+    return photograph(document.pdf, seed=3), document.truth
+
+
+def _fold(text: str) -> str:
+    return "".join(text.split()).casefold()
+
+
+@needs_rapid
+def test_reads_a_photographed_receipt_into_boxed_words() -> None:
+    data, truth = _receipt()
+    with Image.open(io.BytesIO(data)) as image:
+        rgb = np.asarray(image.convert("RGB"))
+    words = rapid.recognize(rgb)
+    assert len(words) >= 15
+    height, width = rgb.shape[:2]
+    for word in words:
+        x0, y0, x1, y1 = word.box
+        assert 0 <= x0 < x1 <= width and 0 <= y0 < y1 <= height, word
+        assert 0.0 <= word.confidence <= 1.0
+        assert word.text and not any(c.isspace() for c in word.text)
+    text = _fold("".join(w.text for w in words))
+    total = str(truth["total"])
+    assert total.replace(".", "") in text.replace(".", "").replace(",", "")
+    merchant = str(truth["merchant"]["name"])  # type: ignore[index]
+    assert _fold(merchant)[:8] in text
+    # words, not lines: most lines of a receipt have more than one word
+    assert len(words) > len({w.line for w in words}) * 1.3
+
+
+def test_split_at_spaces_and_ink_gaps() -> None:
+    """A line without spaces is cut where the crop has a wide blank run between glyphs."""
+    gray = np.full((40, 220), 255, np.uint8)
+    for x0 in (10, 30, 50, 120, 140):  # "ABC" then a wide gap, then "DE"
+        gray[10:30, x0 : x0 + 14] = 0
+    boxes = [[[x, 10], [x + 14, 10], [x + 14, 30], [x, 30]] for x in (10, 30, 50, 120, 140)]
+    line = [
+        [[8, 8], [160, 8], [160, 32], [8, 32]],
+        "ABCDE",
+        0.9,
+        boxes,
+        list("ABCDE"),
+        [0.9, 0.8, 0.9, 0.7, 0.9],
+    ]
+    words = rapid.split_lines([line], gray)
+    assert [w.text for w in words] == ["ABC", "DE"]
+    assert words[0].box[2] <= words[1].box[0]
+    assert words[1].confidence == pytest.approx(0.8)
+    # no character boxes: the recognizer's spaces, boxes shared out by length
+    plain = rapid.split_lines([[[[0, 0], [100, 0], [100, 10], [0, 10]], "AB CD", 0.7]], None)
+    assert [w.text for w in plain] == ["AB", "CD"]
+    assert plain[0].box[2] <= plain[1].box[0]
+
+
+@needs_rapid
+def test_blank_image_gives_no_words() -> None:
+    assert rapid.recognize(np.full((400, 300, 3), 255, np.uint8)) == []
+    assert rapid.recognize(np.full((5, 5), 0, np.uint8)) == []
+    buffer = io.BytesIO()
+    Image.new("RGB", (600, 900), "white").save(buffer, format="PNG")
+    with load_document(buffer.getvalue(), ocr_engine="rapid") as document:
+        assert document.pages[0].words == []
+    result = ReceiptEngine().run(buffer.getvalue(), EngineOptions()).result
+    assert isinstance(result, ReceiptResult)
+    assert result.total is None and result.date is None
+
+
+def test_engine_can_be_forced(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[tuple[int, ...]] = []
+
+    def fake(image: np.ndarray) -> list[OcrWord]:
+        calls.append(image.shape)
+        return [OcrWord("FORCED", (10.0, 10.0, 200.0, 40.0), 0.9, 0, 0)]
+
+    monkeypatch.setattr(rapid, "recognize", fake)
+    monkeypatch.setattr(rapid, "available", lambda: True)
+    data, _ = _receipt()
+    with load_document(data, ocr_engine="rapid") as document:
+        assert [w.text for w in document.pages[0].words] == ["FORCED"]
+    assert len(calls) == 1
+    with load_document(data, ocr_engine="tesseract") as document:
+        assert "FORCED" not in document.pages[0].text
+    assert len(calls) == 1
+    monkeypatch.setenv("DOCAI_OCR_ENGINE", "rapid")
+    assert ocr_engine_setting() == "rapid"
+    result = ReceiptEngine().run(data, EngineOptions()).result
+    assert isinstance(result, ReceiptResult)
+    assert len(calls) == 2  # the receipt tool reads through the same page loader
+    monkeypatch.setenv("DOCAI_OCR_ENGINE", "tesseract")
+    with load_document(data) as document:
+        assert document.ocr_engine == "tesseract"
+    monkeypatch.setenv("DOCAI_OCR_ENGINE", "paddle")
+    with pytest.raises(ValueError, match="DOCAI_OCR_ENGINE"):
+        ocr_engine_setting()
+
+
+def test_auto_routes_by_the_measured_rule(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[bool] = []
+    monkeypatch.setattr(rapid, "available", lambda: True)
+    monkeypatch.setattr(
+        rapid, "recognize", lambda image: [OcrWord("RAPID", (1.0, 1.0, 50.0, 20.0), 0.9, 0, 0)]
+    )
+    monkeypatch.setattr(page_document, "prefers_rapid", lambda image: seen.append(True) or True)
+    data, _ = _receipt()
+    with load_document(data, ocr_engine="auto") as document:
+        assert document.pages[0].text == "RAPID"
+    assert seen == [True]

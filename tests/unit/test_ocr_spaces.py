@@ -1,0 +1,29 @@
+"""training.ocr_spaces: labels of RapidOCR's character pairs from the annotated lines."""
+
+from __future__ import annotations
+
+from training.ocr_spaces import _labels, _truth_text
+
+
+def test_a_pair_is_labelled_by_the_annotated_space() -> None:
+    chars = list("TAXINVOICE")
+    labels = _labels(chars, list(range(len(chars))), "Tax  invoice")
+    assert labels == [0, 0, 1, 0, 0, 0, 0, 0, 0]
+
+
+def test_pairs_the_alignment_cannot_place_are_left_out() -> None:
+    chars = list("TOTALRM12")
+    # "RM" is not in the annotation: the pairs touching it map to nothing
+    labels = _labels(chars, list(range(len(chars))), "TOTAL 12")
+    assert labels == [0, 0, 0, 0, None, None, None, 0]
+    # a misread of the same length still maps, character by character
+    assert _labels(list("T0TAL12"), list(range(7)), "TOTAL 12") == [0, 0, 0, 0, 1, 0]
+
+
+def test_truth_text_takes_the_overlapping_lines_left_to_right() -> None:
+    truth = [
+        {"bbox": [60, 10, 100, 30], "text": "12.50"},
+        {"bbox": [0, 12, 50, 28], "text": "TOTAL"},
+        {"bbox": [0, 40, 50, 60], "text": "CASH"},
+    ]
+    assert _truth_text((0, 8, 110, 32), truth) == "TOTAL 12.50"

@@ -1,0 +1,212 @@
+"""Train the space scorer of RapidOCR lines shipped as ``engines/data/rapid_spaces.json``
+(:mod:`prefect_docai.engines.page.rapid`).
+
+PP-OCR's recognizer drops most spaces between Latin words ("TAXINVOICE"). Every two
+neighbouring characters of a RapidOCR line of the SROIE training pool's images
+(``train/sroie/``, 240 receipts, RapidOCR's readings cached by ``benchmarks.ocr_receipts``)
+is a row of :data:`rapid.SPACE_FEATURES`, labelled by the annotated lines: the line's
+characters are aligned (edit operations, case-folded, spaces removed) with the annotated
+lines its box overlaps, and a pair whose two characters map to two neighbouring annotated
+characters is labelled 1 when the annotation has a space between them (other pairs are not
+used). The model is scikit-learn's gradient boosting (depth 3, 100 trees; fixed beforehand,
+not chosen on the figures below), exported node by node (:class:`engines.learned.TreeScorer`):
+deterministic, so the written file is the same bytes on every run.
+
+Evaluation (``benchmarks/results/ocr_spaces.json``): the pool's two merchant-grouped folds
+(``benchmarks.ocr_receipts.pool``), fitted on one and scored on the other, case-folded CER and
+word F1 of the whole reading next to the blank-run rule (``rapid.SPLIT_GAP`` /
+``SPLIT_PITCH``, chosen on those folds by ``benchmarks.ocr_receipts``); then the model fitted
+on the whole pool on the visible SROIE receipts (never trained on).
+
+    OMP_THREAD_LIMIT=1 .venv/bin/python -m training.ocr_spaces [--write]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from benchmarks.ocr import Score, sroie_samples
+from benchmarks.ocr_receipts import RESULTS, pool, rapid_cache, run_rapid, text_of
+
+os.environ.setdefault("OMP_THREAD_LIMIT", "1")
+DATA = Path(__file__).resolve().parent.parent / "src" / "prefect_docai" / "engines" / "data"
+
+
+def _result(lines: list[dict[str, Any]]) -> list[list[Any]]:
+    """``benchmarks.ocr_receipts``' cached lines as RapidOCR returns them."""
+    return [
+        [ln["box"], ln["text"], ln["confidence"], ln["char_boxes"], ln["chars"], ln["char_conf"]]
+        for ln in lines
+    ]
+
+
+def _gray(path: Path) -> Any:
+    from PIL import Image
+
+    with Image.open(path) as image:
+        return np.asarray(image.convert("L"))
+
+
+def _truth_text(box: tuple[float, float, float, float], truth: list[dict[str, Any]]) -> str:
+    """The annotated lines a RapidOCR line's box overlaps, left to right."""
+    x0, y0, x1, y1 = box
+    centre = (y0 + y1) / 2
+    picked = []
+    for line in truth:
+        tx0, ty0, tx1, ty1 = line["bbox"]
+        vertical = ty0 <= centre <= ty1 or y0 <= (ty0 + ty1) / 2 <= y1
+        if vertical and min(x1, tx1) - max(x0, tx0) > 0:
+            picked.append((tx0, line["text"]))
+    return " ".join(text for _, text in sorted(picked))
+
+
+def _labels(chars: list[str], kept: list[int], truth_text: str) -> list[int | None]:
+    """Per neighbouring kept pair: 1/0 = the annotation has / has no space there, ``None``
+    where the alignment does not map the pair onto two neighbouring annotated characters."""
+    from rapidfuzz.distance import Levenshtein
+
+    plain, space_before = [], []
+    pending = False
+    for char in truth_text.upper():
+        if char.isspace():
+            pending = bool(plain)
+            continue
+        plain.append(char)
+        space_before.append(pending)
+        pending = False
+    mine = "".join(chars[i] for i in kept).upper()
+    mapped: dict[int, int] = {}
+    for tag, a0, a1, b0, b1 in Levenshtein.opcodes(mine, "".join(plain)):
+        if tag in ("equal", "replace") and a1 - a0 == b1 - b0:
+            for k in range(a1 - a0):
+                mapped[a0 + k] = b0 + k
+    labels: list[int | None] = []
+    for k in range(len(kept) - 1):
+        a, b = mapped.get(k), mapped.get(k + 1)
+        labels.append(int(space_before[b]) if a is not None and b == a + 1 else None)
+    return labels
+
+
+def page_rows(
+    result: list[list[Any]], gray: Any, truth: list[dict[str, Any]]
+) -> tuple[list[list[float]], list[int]]:
+    """Feature rows and labels of one page's pairs (see the module docstring)."""
+    import statistics
+
+    from prefect_docai.engines.page import rapid
+
+    heights = [rapid._quad_box(line[0])[3] - rapid._quad_box(line[0])[1] for line in result]
+    page_height = statistics.median(heights) if heights else 1.0
+    rows: list[list[float]] = []
+    labels: list[int] = []
+    for line in result:
+        chars, boxes = rapid.line_chars(line), line[3]
+        if not chars or len(chars) != len(boxes):
+            continue
+        box = rapid._quad_box(line[0])
+        kept, forced, features = rapid.pair_features(gray, box, chars, boxes, page_height)
+        for row, force, label in zip(
+            features, forced, _labels(chars, kept, _truth_text(box, truth)), strict=True
+        ):
+            if label is not None and not force:
+                rows.append(row)
+                labels.append(label)
+    return rows, labels
+
+
+def fit(rows: np.ndarray, labels: np.ndarray) -> Any:
+    from prefect_docai.engines.page.rapid import SPACE_FEATURES
+    from training.receipts import fit_trees
+
+    return fit_trees(rows, labels, SPACE_FEATURES, 3)
+
+
+def score(samples: list[dict[str, Any]], model: Any) -> Score:
+    from prefect_docai.engines.page.rapid import split_lines
+
+    total = Score()
+    for sample in samples:
+        words = split_lines(sample["result"], sample["gray"], model=model)
+        text = text_of([(w.text, w.box, w.confidence, w.line) for w in words])
+        total.add(sample["id"], text, sample["reference"], 0.0, casefold=True)
+    return total
+
+
+def _figures(s: Score) -> dict[str, Any]:
+    return {"cer": round(s.rate, 4), "word_f1": round(s.f1, 4), "pages": s.pages}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--write", action="store_true", help="write engines/data/rapid_spaces.json")
+    parser.add_argument("--limit", type=int, default=0)
+    args = parser.parse_args(argv)
+    from benchmarks.ocr import corpus_dir
+
+    rows_ = pool(args.limit)
+    run_rapid([r["image"] for r in rows_])
+    samples = []
+    for row in rows_:
+        lines = json.loads(rapid_cache(row["image"].read_bytes()).read_text())["lines"]
+        sample = {**row, "result": _result(lines), "gray": _gray(row["image"])}
+        features, labels = page_rows(sample["result"], sample["gray"], row["lines"])
+        sample["x"], sample["y"] = features, labels
+        samples.append(sample)
+    report: dict[str, Any] = {"pairs": sum(len(s["y"]) for s in samples), "held_out": {}}
+    for fit_fold, test_fold in ((0, 1), (1, 0)):
+        train = [s for s in samples if s["fold"] == fit_fold]
+        test = [s for s in samples if s["fold"] == test_fold]
+        x = np.array([r for s in train for r in s["x"]], dtype=np.float64)
+        y = np.array([v for s in train for v in s["y"]], dtype=np.int64)
+        model = fit(x, y)
+        entry = {
+            "fitted_pairs": len(y),
+            "model": _figures(score(test, model)),
+            "blank_run_rule": _figures(score(test, None)),
+        }
+        report["held_out"][f"fold{test_fold} (fitted on fold{fit_fold})"] = entry
+        print(f"fold{test_fold}: {entry}", flush=True)
+    x = np.array([r for s in samples for r in s["x"]], dtype=np.float64)
+    y = np.array([v for s in samples for v in s["y"]], dtype=np.int64)
+    final = fit(x, y)
+    corpus = corpus_dir()
+    visible = []
+    for sample in sroie_samples(corpus, 0):
+        cached = rapid_cache(sample.image)
+        if not cached.is_file():
+            continue
+        from io import BytesIO
+
+        from PIL import Image
+
+        with Image.open(BytesIO(sample.image)) as image:
+            gray = np.asarray(image.convert("L"))
+        lines = json.loads(cached.read_text())["lines"]
+        visible.append(
+            {"id": sample.id, "result": _result(lines), "gray": gray, "reference": sample.reference}
+        )
+    report["visible"] = {
+        "model": _figures(score(visible, final)),
+        "blank_run_rule": _figures(score(visible, None)),
+    }
+    report["in_sample_pool"] = _figures(score(samples, final))
+    print(f"visible: {report['visible']}  in-sample pool: {report['in_sample_pool']}")
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    (RESULTS / "ocr_spaces.json").write_text(json.dumps(report, indent=2) + "\n")
+    if args.write:
+        from prefect_docai.engines.page.rapid import SPACE_MODEL
+
+        (DATA / SPACE_MODEL).write_text(final.to_json())
+        print(f"wrote {DATA / SPACE_MODEL}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
