@@ -32,6 +32,7 @@ RapidOCR runs in a child process (its results cached in
 seconds per image and its peak RSS.
 
     OMP_THREAD_LIMIT=1 python -m benchmarks.ocr_receipts [--limit N] [--cached-only] [--timing N]
+        [--engine auto] [--tesseract-version KEY] [--engine-resources N]
 
 RapidOCR (``rapidocr_onnxruntime``, ``requirements/rapidocr.txt``) is installed by ``make
 setup`` (with ``--no-deps``: its wheel asks for ``opencv-python``, whose ``cv2/`` would
@@ -172,6 +173,55 @@ def reading_lines(result: Any) -> list[dict[str, Any]]:
         }
         for r in (result or [])
     ]
+
+
+def engine_child(paths: list[str]) -> None:
+    """The receipt tool (as a worker runs it, ``DOCAI_OCR_ENGINE`` as set) on each image in
+    this one process: wall and CPU seconds per image, the resident set after each image
+    and the peak (MB)."""
+    from prefect_docai.engines.pluginspec import EngineOptions
+    from prefect_docai.engines.receipt import ReceiptEngine
+
+    engine = ReceiptEngine()
+    page = os.sysconf("SC_PAGE_SIZE")
+    walls, cpus, rss = [], [], []
+    for name in paths:
+        data = Path(name).read_bytes()
+        started, cpu_started = time.perf_counter(), time.process_time()
+        engine.run(data, EngineOptions(languages=("deu", "eng")))
+        walls.append(time.perf_counter() - started)
+        cpus.append(time.process_time() - cpu_started)
+        with open("/proc/self/statm") as statm:
+            rss.append(int(statm.read().split()[1]) * page / 2**20)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(json.dumps({"seconds": walls, "cpu": cpus, "rss_mb": rss, "peak_rss_mb": peak}))
+
+
+def engine_resources(images: list[Path], engine: str) -> dict[str, Any]:
+    """:func:`engine_child` in a fresh process with ``DOCAI_OCR_ENGINE=engine``."""
+    result = subprocess.run(
+        [sys.executable, "-m", "benchmarks.ocr_receipts", "--engine-child", *map(str, images)],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+        env={**os.environ, "DOCAI_OCR_ENGINE": engine, "OMP_THREAD_LIMIT": "1"},
+    )
+    child = json.loads(result.stdout.strip().splitlines()[-1])
+    ordered = sorted(child["cpu"])
+    return {
+        "engine": engine,
+        "images": len(child["cpu"]),
+        "cpu_s_per_image_mean": round(statistics.mean(child["cpu"]), 2),
+        "cpu_s_per_image_p95": round(ordered[int(0.95 * (len(ordered) - 1))], 2),
+        "cpu_s_per_image_max": round(ordered[-1], 2),
+        "wall_s_per_image_mean": round(statistics.mean(child["seconds"]), 2),
+        "rss_mb_after_first": round(child["rss_mb"][0], 1),
+        "rss_mb_after_last": round(child["rss_mb"][-1], 1),
+        "peak_rss_mb": round(child["peak_rss_mb"], 1),
+        "note": "one process, model loading included in the first image; CPU seconds are "
+        "what one core needs (wall time depends on the shared machine)",
+    }
 
 
 def time_rapid(images: list[Path]) -> dict[str, Any]:
@@ -533,6 +583,14 @@ def main(argv: list[str] | None = None) -> int:
         "--tesseract-version",
         help="receipts_cv cache key of the Tesseract reading (default: current sources)",
     )
+    parser.add_argument(
+        "--engine-resources",
+        type=int,
+        default=0,
+        help="the receipt tool with DOCAI_OCR_ENGINE=auto on N pool images in one child "
+        "process: CPU s per image, RSS growth and peak",
+    )
+    parser.add_argument("--engine-child", nargs="*", help=argparse.SUPPRESS)
     parser.add_argument("--rapid-child", nargs="*", help=argparse.SUPPRESS)
     parser.add_argument("--time-child", nargs="*", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -541,6 +599,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.time_child is not None:
         rapid_child(args.time_child, timing=True)
+        return 0
+    if args.engine_child is not None:
+        engine_child(args.engine_child)
         return 0
     import importlib.util
 
@@ -655,6 +716,11 @@ def main(argv: list[str] | None = None) -> int:
         "figure of the run that OCR'd the image)",
     }
     report["rapid_child_peak_rss_mb"] = child["peak_rss_mb"]
+    if args.engine_resources:
+        report["engine_resources"] = engine_resources(
+            [row["image"] for row in rows[: args.engine_resources]], "auto"
+        )
+        print(f"receipt tool resources: {report['engine_resources']}")
     if args.timing:
         report["rapid_timing"] = time_rapid([row["image"] for row in rows[: args.timing]])
         print(f"rapid timing: {report['rapid_timing']}")
