@@ -137,6 +137,26 @@ def score(samples: list[dict[str, Any]], model: Any) -> Score:
     return total
 
 
+def held_out_fields(samples: list[dict[str, Any]], model: Any, version: str) -> dict[str, Any]:
+    """Receipt fields (the rules, strict) from RapidOCR's words split by ``model`` (fitted
+    on the other fold) next to the receipt tool's Tesseract reading, on ``samples``."""
+    from benchmarks.ocr_receipts import fields, tesseract_words
+
+    from prefect_docai.engines.page.rapid import split_lines
+
+    readings: dict[str, dict[str, Any]] = {}
+    for sample in samples:
+        gray = sample["gray"]
+        size = (gray.shape[1], gray.shape[0])
+        words = split_lines(sample["result"], gray, model=model)
+        readings[sample["id"]] = {
+            "rapid": ([(w.text, w.box, w.confidence, w.line) for w in words], size),
+            "tesseract": (tesseract_words(sample["image"].read_bytes(), size, version), size),
+        }
+    rows = [{"id": s["id"]} for s in samples]
+    return {name: fields(rows, readings, name) for name in ("rapid", "tesseract")}
+
+
 def _figures(s: Score) -> dict[str, Any]:
     return {"cer": round(s.rate, 4), "word_f1": round(s.f1, 4), "pages": s.pages}
 
@@ -147,6 +167,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--write", action="store_true", help="write engines/data/rapid_spaces.json")
     parser.add_argument("--limit", type=int, default=0)
+    parser.add_argument(
+        "--fields-tesseract-version",
+        help="also the receipt fields (rules) of the held-out fold's RapidOCR words next to "
+        "the Tesseract reading cached under this benchmarks.receipts_cv key",
+    )
     args = parser.parse_args(argv)
     from benchmarks.ocr import corpus_dir
 
@@ -171,6 +196,8 @@ def main(argv: list[str] | None = None) -> int:
             "model": _figures(score(test, model)),
             "blank_run_rule": _figures(score(test, None)),
         }
+        if args.fields_tesseract_version:
+            entry["fields"] = held_out_fields(test, model, args.fields_tesseract_version)
         report["held_out"][f"fold{test_fold} (fitted on fold{fit_fold})"] = entry
         print(f"fold{test_fold}: {entry}", flush=True)
     x = np.array([r for s in samples for r in s["x"]], dtype=np.float64)
