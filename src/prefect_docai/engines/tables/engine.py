@@ -2,13 +2,15 @@
 
 Per page: ruling lines (PDF vector graphics on born-digital pages, OpenCV line detection on
 the raster otherwise) give ruled grids; the words left over are searched for whitespace
-tables. A learned row model (``extent.py``, ``engines/data/table_rows.json``) peels the lines
-at a candidate's top and bottom that are not table rows (prose, a list, a key-value block just
-above or below it); a learned region model (``regions.py``, ``engines/data/table_regions.json``,
-both from ``training/tables.py``) then drops candidates that are not tables (prose columns,
-lists, key-value blocks). Cell text always comes from the shared page model's words (text
-layer or the page's single OCR pass). Tables on consecutive pages with the same columns are
-tagged as continuations.
+tables. A scan's words and raster are turned straight first (``deskew.py``: OCR deskews the
+page but reports skewed boxes), and its tables' boxes turned back onto the page at the end.
+A learned row model (``extent.py``, ``engines/data/table_rows.json``) peels the lines at a
+candidate's top and bottom that are not table rows (prose, a list, a key-value block just
+above or below it); a learned region model (``regions.py``,
+``engines/data/table_regions.json``, both from ``training/tables.py``) then drops candidates
+that are not tables (prose columns, lists, key-value blocks). Cell text always comes from
+the shared page model's words (text layer or the page's single OCR pass). Tables on
+consecutive pages with the same columns are tagged as continuations.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import numpy as np
 
 from prefect_docai.engines.page.document import Document, Page, load_document
 from prefect_docai.engines.pluginspec import EngineOptions, EngineOutput, normalize_threshold
+from prefect_docai.engines.tables.deskew import straighten_image, straighten_words, to_page_frame
 from prefect_docai.engines.tables.export import csv_output, to_result
 from prefect_docai.engines.tables.extent import trim_rows
 from prefect_docai.engines.tables.geometry import Box, PageInput, PointWord, Ruling
@@ -62,7 +65,11 @@ class TableEngine:
                     f"{len(tables) - len(kept)} table(s) below threshold {threshold:.2f} dropped"
                 )
             tables = kept
-        tag_continuations(tables, {p.number: p for p in pages})
+        by_number = {p.number: p for p in pages}
+        for t in tables:
+            page = by_number[t.page]
+            to_page_frame(t, page.skew, page.width, page.height)
+        tag_continuations(tables, by_number)
         result = to_result(tables, {p.number: (p.width, p.height) for p in pages})
         if not tables:
             warnings.append("no tables found")
@@ -85,7 +92,9 @@ def page_candidates(
             if page_input.number in vector:
                 page_input.segments, page_input.fills = vector[page_input.number]
             else:
-                page_input.segments = _raster_rulings(document.page(page_input.number))
+                page_input.segments = _raster_rulings(
+                    document.page(page_input.number), page_input.skew
+                )
             if page_input.ocr:
                 page_input.words = strip_rule_glyphs(page_input.words, page_input.segments)
             out.append((page_input, find_tables(page_input)))
@@ -107,7 +116,10 @@ def keep_tables(
 def _page_input(document: Document, page: Page) -> PageInput:
     w, h = page.width, page.height
     words = [PointWord.of(word, w, h) for word in page.words if word.text.strip()]
-    return PageInput(page.number, w, h, _dedupe(words), ocr=page.source == "ocr")
+    ocr = page.source == "ocr"
+    skew = page.skew if ocr else 0.0
+    words = straighten_words(words, skew, w, h)
+    return PageInput(page.number, w, h, _dedupe(words), ocr=ocr, skew=skew)
 
 
 def _dedupe(words: list[PointWord]) -> list[PointWord]:
@@ -139,9 +151,12 @@ def _vector_rulings(
     return vector_segments(pdf, wanted)
 
 
-def _raster_rulings(page: Page) -> list[Ruling]:
+def _raster_rulings(page: Page, skew: float = 0.0) -> list[Ruling]:
+    """Rules found on the page raster, turned by ``skew`` degrees first (the frame the
+    page's words were straightened into): a long rule on a skewed scan is a slanted band
+    the line finder would drop."""
     image = page.render(RULING_DPI, grayscale=True)
-    gray = np.asarray(image, dtype=np.uint8)
+    gray = straighten_image(np.asarray(image, dtype=np.uint8), skew)
     # the render may be smaller than asked (huge pages): take the scale from its size
     return raster_segments(gray, gray.shape[1] * 72.0 / page.width)
 

@@ -110,6 +110,9 @@ class PageInput:
     fills: list[Box] = field(default_factory=list)
     """Filled shapes that are not rules (born-digital pages only): bars of a chart etc."""
     ocr: bool = False
+    skew: float = 0.0
+    """Degrees OCR deskewed the scan by; ``words`` and ``segments`` are in the straight frame
+    (``engines.tables.deskew``), 0.0 for text-layer pages."""
 
     def em(self) -> float:
         """Typical glyph height on the page: the unit for gaps and tolerances."""
