@@ -655,6 +655,23 @@ NOT_A_NAME = rx(
     r"number",
     r"nummer",
     r"\bqty\b",
+    r"order\b",
+    r"bestell",
+    r"auftrag",
+    r"commande",
+    r"ordine",
+    r"pedido",
+    r"lieferschein",
+    r"delivery\s*note",
+    r"angebot",
+    r"quot(?:e|ation)",
+    r"offerte",
+    r"devis",
+    r"preventivo",
+    r"presupuesto",
+    r"gutschrift",
+    r"credit\s*note",
+    r"\bavoir\b",
     r"menge",
     r"preis",
     r"price",
@@ -773,6 +790,7 @@ SELLER_FEATURES: tuple[str, ...] = (
     "footer",
     "sender_line_above",
     "label_inside",
+    "country",
     "rules_pick",
 )
 
@@ -780,6 +798,7 @@ SELLER_FEATURES: tuple[str, ...] = (
 def seller_features(
     layouts: Sequence[PageLayout], spots: Sequence[Spot], rules_value: str | None
 ) -> list[list[float]]:
+    from prefect_docai.engines.extract.countries import country_code
     from prefect_docai.engines.invoice.labels import LEGAL_FORM
 
     common = _common(spots, layouts)
@@ -839,6 +858,7 @@ def seller_features(
                 float(
                     ":" in value or bool(BUYER_LABEL.search(folded) or SELLER_LABEL.search(folded))
                 ),
+                float(country_code(value, allow_code=False) is not None),
                 float(rules_value is not None and folded == rules_value),
             ]
         )
