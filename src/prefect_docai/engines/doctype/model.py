@@ -93,19 +93,24 @@ class ClassifierModel:
 
     def scale_dense(self, dense: FloatArray) -> FloatArray:
         """Standardised dense features, clipped so one odd page cannot dominate the logits."""
-        z: FloatArray = np.clip((dense - self.dense_mean) / self.dense_scale, -DENSE_CLIP, DENSE_CLIP)
+        z: FloatArray = np.clip(
+            (dense - self.dense_mean) / self.dense_scale, -DENSE_CLIP, DENSE_CLIP
+        )
         return z
 
     def predict_proba(self, texts: Sequence[str], dense: FloatArray) -> FloatArray:
         return softmax(self.logits(texts, dense) / self.temperature)
 
     def save(self, path: Path) -> None:
+        # The fitted weights are stored rounded (text float16, dense and intercept float32):
+        # the solver's last bits depend on the BLAS build, CPU kernel and thread count, and
+        # a retrain on another machine must still write the same bytes (make train-check).
         np.savez_compressed(
             path,
             classes=np.array(self.classes),
             coef_text=self.coef_text.astype(np.float16),
-            coef_dense=self.coef_dense,
-            intercept=self.intercept,
+            coef_dense=self.coef_dense.astype(np.float32),
+            intercept=self.intercept.astype(np.float32),
             dense_mean=self.dense_mean,
             dense_scale=self.dense_scale,
             temperature=np.array(self.temperature),
