@@ -1,7 +1,8 @@
 """Train the document-type classifier shipped in ``engines/data/classifier.npz``.
 
-Reproducible (fixed seeds, deterministic generator and solver) and bounded (a few minutes
-on 2 cores):
+Reproducible (fixed seeds, deterministic generator and solver; the weights are saved
+rounded, so the solver's last bits, which differ between BLAS kernels and thread counts, do
+not reach the file; ``make train-check`` compares) and bounded (a few minutes on 2 cores):
 
     .venv/bin/python -m training.classifier [--corpus ../shared/corpus] [--quick]
 
@@ -106,7 +107,9 @@ def fit(samples: list[data.Sample], classes: tuple[str, ...]) -> ClassifierModel
     logits = np.asarray(design(calib_rows) @ coef.T) + intercept
     temperature = fit_temperature(logits, labels[calib_rows])
     accuracy = float(np.mean(np.argmax(logits, axis=1) == labels[calib_rows]))
-    print(f"held-out pages {len(calib_rows)}: accuracy {accuracy:.3f}, temperature {temperature:.2f}")
+    print(
+        f"held-out pages {len(calib_rows)}: accuracy {accuracy:.3f}, temperature {temperature:.2f}"
+    )
 
     final = model_for(np.arange(len(samples)))
     n_text = x_text.shape[1]
@@ -149,17 +152,34 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=None, help="visible corpus folder")
     parser.add_argument("--per-template", type=int, default=6)
-    parser.add_argument("--ocr-share", type=float, default=0.2,
-                        help="share of generated documents rendered as scans and OCRed")
-    parser.add_argument("--per-family", type=int, default=2,
-                        help="block-grammar documents per layout family (0: none)")
-    parser.add_argument("--grammar-ocr-share", type=float, default=0.05,
-                        help="share of block-grammar documents rendered as scans and OCRed")
-    parser.add_argument("--hold-fold", type=int, default=0,
-                        help="grammar families left out for benchmarks/generalization.py")
+    parser.add_argument(
+        "--ocr-share",
+        type=float,
+        default=0.2,
+        help="share of generated documents rendered as scans and OCRed",
+    )
+    parser.add_argument(
+        "--per-family",
+        type=int,
+        default=2,
+        help="block-grammar documents per layout family (0: none)",
+    )
+    parser.add_argument(
+        "--grammar-ocr-share",
+        type=float,
+        default=0.05,
+        help="share of block-grammar documents rendered as scans and OCRed",
+    )
+    parser.add_argument(
+        "--hold-fold",
+        type=int,
+        default=0,
+        help="grammar families left out for benchmarks/generalization.py",
+    )
     parser.add_argument("--quick", action="store_true", help="tiny run to check the pipeline")
-    parser.add_argument("--out", type=Path,
-                        default=ROOT / "src/prefect_docai/engines/data" / MODEL_FILE)
+    parser.add_argument(
+        "--out", type=Path, default=ROOT / "src/prefect_docai/engines/data" / MODEL_FILE
+    )
     args = parser.parse_args()
     random.seed(SEED)
     np.random.seed(SEED)
