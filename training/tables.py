@@ -1,11 +1,14 @@
-"""Train the table models: the row model (``engines/data/table_rows.json``: does an edge row
-of a candidate belong to the table?) and the region scorer (``engines/data/table_regions.json``:
-is a candidate, its edge rows peeled by the row model, a table?).
+"""Train the table models, in the order the engine applies them: the row-separator model
+(``engines/data/table_rowsep.json``: does a new table row start at this text line of a
+candidate?), the row model (``engines/data/table_rows.json``: does an edge row of a
+candidate, its rows regrouped, belong to the table?) and the region scorer
+(``engines/data/table_regions.json``: is a candidate, its edge rows peeled by the row model,
+a table?).
 
     OMP_THREAD_LIMIT=1 nice -n 10 .venv/bin/python -m training.tables \
         [--corpus ../shared/corpus] [--generated 300] [--scanned 150] [--out PATH]
 
-The shipped ``table_rows.json`` and ``table_regions.json`` are the output of exactly (repo root, defaults otherwise):
+The shipped ``table_rowsep.json``, ``table_rows.json`` and ``table_regions.json`` are the output of exactly (repo root, defaults otherwise):
 
     OMP_THREAD_LIMIT=1 .venv/bin/python -m training.tables --corpus /work/shared/corpus
 
@@ -22,6 +25,11 @@ benchmark's detection rule (intersection >= 60 % of the smaller box, IoU >= 0.2)
 tabula fixtures, whose truth has no box and covers one table per file, a candidate is a
 table when its cells match a truth table (cell F1 >= 0.5) and is left out of training
 otherwise (other tables on those pages are not annotated). Each source weighs the same.
+
+Row-separator model: every two consecutive text lines of a candidate on a page whose truth
+has cell boxes (generated pages, ICDAR) with both lines inside one truth table, labelled 1
+when the lower line starts another truth row (the truth cell holding most of a line's words
+names its row; ``engines.tables.rowsep``).
 
 Row model: for every candidate covering a truth table (boxed sources), each row is
 labelled 1 when most of its words lie inside the truth box (``engines.tables.extent``).
@@ -60,10 +68,18 @@ from prefect_docai.engines.tables.extent import (
 from prefect_docai.engines.tables.geometry import PageInput
 from prefect_docai.engines.tables.grid import GridTable
 from prefect_docai.engines.tables.regions import FEATURE_NAMES, MODEL_FILE, region_features
+from prefect_docai.engines.tables.rowsep import (
+    ROWSEP_FEATURE_NAMES,
+    ROWSEP_MODEL_FILE,
+    RowSepModel,
+    line_features,
+    split_rows,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = ROOT / "src" / "prefect_docai" / "engines" / "data" / MODEL_FILE
 DEFAULT_ROWS_OUT = ROOT / "src" / "prefect_docai" / "engines" / "data" / ROW_MODEL_FILE
+DEFAULT_ROWSEP_OUT = ROOT / "src" / "prefect_docai" / "engines" / "data" / ROWSEP_MODEL_FILE
 CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "prefect-docai" / "tables"
 SCAN_DPI = 200
 Grid = list[list[str]]
@@ -94,6 +110,12 @@ class DocRun:
     raw: list[tuple[int, PageInput, GridTable, int]] = field(default_factory=list)
     """The rule finders' candidates as found: (page number, page, table, tables on page)."""
     row_cache: dict[int, list[list[float]]] = field(default_factory=dict)
+    split: list[GridTable] = field(default_factory=list)
+    """The raw candidates with their rows regrouped by a row-separator model (``apply_rowsep``);
+    the raw candidates themselves without one."""
+    truth_cells: list[tuple[int, int, int, Box]] = field(default_factory=list)
+    """Every truth cell with text as (page, table index, row, rectangle) where the truth has
+    cell boxes (generated pages, ICDAR)."""
 
 
 def _engine_key() -> str:
@@ -101,7 +123,7 @@ def _engine_key() -> str:
     parts = sorted((src / "tables").glob("*.py")) + sorted((src / "page").glob("*.py"))
     digest = hashlib.sha256()
     for path in parts:
-        if path.name in ("regions.py", "extent.py"):
+        if path.name in ("regions.py", "extent.py", "rowsep.py"):
             continue
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
@@ -165,6 +187,23 @@ def _sub_pdf(path: Path, pages: list[int]) -> bytes:
         src.close()
 
 
+def _icdar_cells(corpus: Path, doc: Doc) -> list[tuple[int, int, int, Box]]:
+    """The ICDAR truth cells as (page, table index, first row, box in points, top-left)."""
+    path = corpus / "gt" / f"{doc.id}.json"
+    if not path.exists():
+        return []
+    out: list[tuple[int, int, int, Box]] = []
+    for k, table in enumerate(json.loads(path.read_text())["tables"]):
+        for c in table["cells"]:
+            if not str(c.get("text", "")).strip():
+                continue
+            page = int(c["page"])
+            height = doc.page_sizes[page - 1][1]
+            x0, y0, x1, y1 = (float(v) for v in c["bbox_pdf"])
+            out.append((page, k, int(c["start_row"]), (x0, height - y1, x1, height - y0)))
+    return out
+
+
 def visible_runs(corpus: Path, modes: tuple[str, ...], cache: bool = True) -> list[DocRun]:
     from prefect_docai.samples import degrade
 
@@ -193,6 +232,7 @@ def visible_runs(corpus: Path, modes: tuple[str, ...], cache: bool = True) -> li
                 found, seconds = _extract(data, f"{doc.id}-scan", cache)
                 mapping = {i: p for i, p in enumerate(pages, start=1)}
             run = DocRun(doc, source, doc.id, mode, boxed, seconds=seconds, pages=len(pages))
+            run.truth_cells = _icdar_cells(corpus, doc) if boxed else []
             _add_candidates(run, found, mapping)
             runs.append(run)
     return runs
@@ -215,6 +255,12 @@ def generated_runs(count: int, scanned: int, directory: Path, cache: bool = True
             doc = Doc(f"gen-{seed}-{mode}", path, 1, tables, [(page.width, page.height)])
             found, seconds = _extract(page.pdf, f"gen-{seed}-{mode}", cache)
             run = DocRun(doc, "generated", f"gen-{seed}", mode, True, seconds=seconds, pages=1)
+            run.truth_cells = [
+                (t.page, k, c.row, c.bbox)
+                for k, t in enumerate(page.tables)
+                for c in t.cells
+                if c.text
+            ]
             _add_candidates(run, found, {1: 1})
             runs.append(run)
     return runs
@@ -232,15 +278,86 @@ def _add_candidates(
 
 def _row_features(run: DocRun, i: int) -> list[list[float]]:
     if i not in run.row_cache:
-        _, page, table, _ = run.raw[i]
-        run.row_cache[i] = row_features(table, page)
+        _, page, _, _ = run.raw[i]
+        run.row_cache[i] = row_features(_split(run)[i], page)
     return run.row_cache[i]
 
 
+def _split(run: DocRun) -> list[GridTable]:
+    if len(run.split) != len(run.raw):
+        run.split = [t for _, _, t, _ in run.raw]
+    return run.split
+
+
+def apply_rowsep(run: DocRun, model: RowSepModel | None) -> None:
+    """``run.split``: the raw candidates with rows regrouped by ``model`` (as found without)."""
+    run.split = [t if model is None else split_rows(t, page, model) for _, page, t, _ in run.raw]
+    run.row_cache = {}
+
+
+def rowsep_samples(runs: list[DocRun]) -> tuple[list[list[float]], list[int], list[str]]:
+    """Consecutive text lines of the raw candidates on generated pages (exact cell boxes):
+    1 when the lower line starts another truth row than the upper one. Lines outside every
+    truth table are left out."""
+    xs: list[list[float]] = []
+    ys: list[int] = []
+    sources: list[str] = []
+    for run in runs:
+        if not run.truth_cells:
+            continue
+        for number, page, table, _ in run.raw:
+            if table.n_rows < 1 or not table.cells:
+                continue
+            truth = [(k, r, b) for p, k, r, b in run.truth_cells if p == number]
+            lines, _, feats = line_features(table, page)
+            rows: list[tuple[int, int] | None] = []
+            for line in lines:
+                votes: dict[tuple[int, int], int] = {}
+                for w, _ in line.words:
+                    for k, r, (x0, y0, x1, y1) in truth:
+                        if x0 - 1 <= w.box.cx <= x1 + 1 and y0 - 1 <= w.box.cy <= y1 + 1:
+                            votes[(k, r)] = votes.get((k, r), 0) + 1
+                            break
+                best = max(votes.items(), key=lambda kv: (kv[1], kv[0]))[0] if votes else None
+                rows.append(best)
+            for j, x in enumerate(feats):
+                a, b = rows[j], rows[j + 1]
+                if a is None or b is None or a[0] != b[0]:
+                    continue
+                xs.append(x)
+                ys.append(1 if a[1] != b[1] else 0)
+                sources.append(run.source)
+    return xs, ys, sources
+
+
+def fit_rowsep(runs: list[DocRun]) -> Any:
+    """A gradient-boosting classifier: does a new table row start at this text line?"""
+    import numpy as np
+    from sklearn.ensemble import GradientBoostingClassifier
+
+    rows, labels, sources = rowsep_samples(runs)
+    per_source: dict[str, int] = {}
+    for s in sources:
+        per_source[s] = per_source.get(s, 0) + 1
+    weight = np.array(
+        [len(sources) / (len(per_source) * per_source[s]) for s in sources], dtype=np.float64
+    )
+    model = GradientBoostingClassifier(
+        n_estimators=150, max_depth=3, learning_rate=0.1, subsample=1.0, random_state=0
+    )
+    model.fit(
+        np.array(rows, dtype=np.float64), np.array(labels, dtype=np.int64), sample_weight=weight
+    )
+    return model
+
+
 def materialize(run: DocRun, rows: RowModel | None) -> None:
-    """``run.candidates`` from its raw candidates, their edge rows peeled by ``rows``."""
+    """``run.candidates`` from its candidates (rows regrouped by ``apply_rowsep``), their
+    edge rows peeled by ``rows``."""
     run.candidates = []
-    for i, (number, page, raw, on_page) in enumerate(run.raw):
+    split = _split(run)
+    for i, (number, page, _, on_page) in enumerate(run.raw):
+        raw = split[i]
         t = raw
         if rows is not None and raw.n_rows > 2 and raw.cells:
             probs = [rows.probability(x) for x in _row_features(run, i)]
@@ -260,7 +377,8 @@ def row_samples(runs: list[DocRun]) -> tuple[list[list[float]], list[int], list[
     for run in runs:
         if not run.boxed:
             continue
-        for i, (number, page, table, _) in enumerate(run.raw):
+        for i, (number, page, _, _) in enumerate(run.raw):
+            table = _split(run)[i]
             if table.n_rows <= 2:
                 continue
             box = (table.box.x0, table.box.y0, table.box.x1, table.box.y1)
@@ -394,6 +512,7 @@ def main() -> int:
     parser.add_argument("--scanned", type=int, default=150)
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--rows-out", type=Path, default=DEFAULT_ROWS_OUT)
+    parser.add_argument("--rowsep-out", type=Path, default=DEFAULT_ROWSEP_OUT)
     parser.add_argument("--no-cache", action="store_true")
     args = parser.parse_args()
     os.environ.setdefault("OMP_THREAD_LIMIT", "1")
@@ -404,6 +523,20 @@ def main() -> int:
         f"{len(runs)} document runs, {len(labelled)} labelled candidates, "
         f"{sum(c.label for c in labelled)} tables"
     )
+    separator_model = fit_rowsep(runs)
+    separator_blob = export(separator_model, names=ROWSEP_FEATURE_NAMES)
+    sep_x = rowsep_samples(runs)[0][:500]
+    separator = RowSepModel.from_json(separator_blob)
+    theirs_sep = separator_model.predict_proba(sep_x)[:, 1] if sep_x else []
+    diff = max(
+        (abs(separator.probability(f) - float(p)) for f, p in zip(sep_x, theirs_sep, strict=True)),
+        default=0.0,
+    )
+    if diff > 1e-9:
+        raise SystemExit(f"exported row-separator model differs from scikit-learn's by {diff}")
+    _write(args.rowsep_out, separator_blob)
+    for run in runs:
+        apply_rowsep(run, separator)
     row_model = fit_rows(runs)
     row_blob = export(row_model, names=ROW_FEATURE_NAMES)
     row_x = row_samples(runs)[0][:500]

@@ -4,11 +4,13 @@ Per page: ruling lines (PDF vector graphics on born-digital pages, OpenCV line d
 the raster otherwise) give ruled grids; the words left over are searched for whitespace
 tables. A scan's words and raster are turned straight first (``deskew.py``: OCR deskews the
 page but reports skewed boxes), and its tables' boxes turned back onto the page at the end.
-A learned row model (``extent.py``, ``engines/data/table_rows.json``) peels the lines at a
-candidate's top and bottom that are not table rows (prose, a list, a key-value block just
-above or below it); a learned region model (``regions.py``,
-``engines/data/table_regions.json``, both from ``training/tables.py``) then drops candidates
-that are not tables (prose columns, lists, key-value blocks). Cell text always comes from
+A learned row-separator model (``rowsep.py``, ``engines/data/table_rowsep.json``) regroups
+a candidate's body lines into rows where it is sure the finder's rows are wrong; a learned
+row model (``extent.py``, ``engines/data/table_rows.json``) peels the lines at a candidate's
+top and bottom that are not table rows (prose, a list, a key-value block just above or below
+it); a learned region model (``regions.py``, ``engines/data/table_regions.json``, all three
+from ``training/tables.py``) then drops candidates that are not tables (prose columns,
+lists, key-value blocks). Cell text always comes from
 the shared page model's words (text layer or the page's single OCR pass). Tables on
 consecutive pages with the same columns are tagged as continuations.
 """
@@ -26,6 +28,7 @@ from prefect_docai.engines.tables.geometry import Box, PageInput, PointWord, Rul
 from prefect_docai.engines.tables.grid import GridTable, fill_cells
 from prefect_docai.engines.tables.lattice import find_ruled_tables
 from prefect_docai.engines.tables.regions import RegionModel, load_region_model, region_features
+from prefect_docai.engines.tables.rowsep import split_rows
 from prefect_docai.engines.tables.rulings import raster_segments, vector_segments
 from prefect_docai.engines.tables.stream import find_stream_tables
 from prefect_docai.engines.tables.structure import (
@@ -54,7 +57,7 @@ class TableEngine:
         tables = [
             t
             for page, candidates in found
-            for t in keep_tables([trim_rows(c, page) for c in candidates], page)
+            for t in keep_tables([trim_rows(split_rows(c, page), page) for c in candidates], page)
         ]
         warnings: list[str] = []
         threshold = normalize_threshold(options.threshold)
