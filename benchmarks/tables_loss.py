@@ -4,8 +4,8 @@ Run (from the repo root; reuses ``benchmarks.tables_cv``'s extraction cache):
 
     OMP_THREAD_LIMIT=1 nice -n 10 .venv/bin/python -m benchmarks.tables_loss [--folds 5]
 
-For the engine's decisions as shipped (row model, then region model), each trained on the
-other folds (``--folds`` folds by document group, as ``tables_cv``'s ``rows k-fold``), every
+For the engine's decisions as shipped (row separator, row model, then region model), each
+trained on the other folds (``--folds`` folds by document group, as ``tables_cv``'s ``rows k-fold``), every
 ground-truth cell of every scored table is put in one bucket, per mode and source set:
 
 * ``ok``: counted as a true positive by the benchmark (best row/column offset);
@@ -35,7 +35,16 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
-from training.tables import DocRun, collect, export, fit, fit_rows, materialize
+from training.tables import (
+    DocRun,
+    apply_rowsep,
+    collect,
+    export,
+    fit,
+    fit_rows,
+    fit_rowsep,
+    materialize,
+)
 
 from benchmarks.tables import Grid, _cells, cell_counts, corpus_dir, pair_tables
 from benchmarks.tables_cv import _fold_of, _set_of
@@ -101,12 +110,18 @@ def held_out_predictions(
 ) -> dict[int, list[tuple[int, tuple[float, float, float, float], Grid]]]:
     from prefect_docai.engines.tables.extent import ROW_FEATURE_NAMES, RowModel
     from prefect_docai.engines.tables.regions import RegionModel
+    from prefect_docai.engines.tables.rowsep import ROWSEP_FEATURE_NAMES, RowSepModel
 
     preds: dict[int, list[tuple[int, tuple[float, float, float, float], Grid]]] = {}
     everything = list(range(len(runs)))
     for k in range(folds):
         test = [i for i in everything if _fold_of(runs[i].group, folds) == k]
         train = [i for i in everything if _fold_of(runs[i].group, folds) != k]
+        separator = RowSepModel.from_json(
+            export(fit_rowsep([runs[i] for i in train]), names=ROWSEP_FEATURE_NAMES)
+        )
+        for i in everything:
+            apply_rowsep(runs[i], separator)
         rows = RowModel.from_json(
             export(fit_rows([runs[i] for i in train]), names=ROW_FEATURE_NAMES)
         )
@@ -118,6 +133,7 @@ def held_out_predictions(
                 (c.page, c.box, c.grid) for c in runs[i].candidates if region.is_table(c.features)
             ]
     for run in runs:
+        apply_rowsep(run, None)
         materialize(run, None)
     return preds
 
