@@ -331,7 +331,7 @@ def rules_extractor() -> Extractor:
     """Today's rules alone (no learned total scorer)."""
     from prefect_docai.engines.receipt.extract import extract_receipt
 
-    return functools.partial(extract_receipt, total_model=None, name_model=None)
+    return functools.partial(extract_receipt, total_model=None, name_model=None, line_model=None)
 
 
 def shipped_extractor() -> Extractor:

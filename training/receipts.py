@@ -1,8 +1,9 @@
 """Train the receipt scorers shipped in ``engines/data/``: the total
-(``receipt_total.json``) and the merchant's name row (``receipt_merchant.json``).
+(``receipt_total.json``), the merchant's name row (``receipt_merchant.json``) and the line
+tagger of the merchant's name and address (``receipt_lines.json``).
 
     OMP_THREAD_LIMIT=1 .venv/bin/python -m training.receipts [--corpus ../shared/corpus]
-        [--folds 5] [--write total,merchant]
+        [--folds 5] [--write total,merchant,lines]
 
 Data: the SROIE training pool's receipts with an image (``train/sroie/``, 240), read by the
 receipt engine's own OCR (cached by :mod:`benchmarks.receipts_cv`). Totals: every candidate
@@ -26,7 +27,17 @@ Evaluation, written to ``benchmarks/results/receipts_total_model.json``:
   trained on) and on the visible German receipts (total only: the models never saw German),
   next to the rules.
 
-Every variant is scored: the rules, the total model alone, the name model alone, both.
+Lines: every row of the receipt's head is a row of ``LINE_FEATURES``
+(:mod:`engines.receipt.line_model`), labelled name / address when it lies in the run of
+rows most similar to the key's company / address (:func:`span_labels`); two gradient-boosted
+tree scorers (depth ``LINE_DEPTH``, fixed) give P(name row), P(address row). Beside the
+pool they learn from the project's generated receipts (:func:`generated_receipts`: every
+training template, German and English, seeds ``GENERATED_SEEDS``; never scored here). Each
+field's confidence (Platt map) and its reporting floor (:func:`best_floor`) are fitted on
+inner group folds of the pool.
+
+Every variant is scored: the rules, the total model alone, the name model alone, both, and
+``lines`` (the total model with the line tagger for name and address).
 ``--write`` stores the named models fitted on the whole pool in the package's data folder.
 """
 
@@ -61,6 +72,13 @@ from benchmarks.receipts_cv import (
 )
 
 from prefect_docai.engines.learned import LinearScorer, Scorer, Tree, TreeScorer
+from prefect_docai.engines.receipt.line_model import (
+    ADDRESS_MAX_ROWS,
+    LINE_FEATURES,
+    NAME_MAX_ROWS,
+    LineModel,
+    line_features,
+)
 
 SPECS: tuple[tuple[str, float], ...] = (
     ("logistic", 0.05),
@@ -75,8 +93,11 @@ SPECS: tuple[tuple[str, float], ...] = (
 ties: the first listed), never on the receipts it is scored on."""
 INNER_FOLDS = 3
 NAME_MIN_SIMILARITY = 80.0
+LINE_MIN_SIMILARITY = 60.0
+LINE_DEPTH = 3
+"""The line tagger's trees: 100 of this depth (learning rate 0.1), fixed, not tuned."""
 DATA = ROOT / "src" / "prefect_docai" / "engines" / "data"
-VARIANTS = ("rules", "total", "merchant", "both")
+VARIANTS = ("rules", "total", "merchant", "both", "lines")
 
 
 @dataclass
@@ -87,6 +108,9 @@ class Receipt:
     total_y: list[int]
     name_x: list[list[float]]
     name_y: list[int]
+    line_x: list[list[float]]
+    line_name_y: list[int]
+    line_address_y: list[int]
 
 
 def _fold_text(text: str | None) -> str:
@@ -120,7 +144,120 @@ def read_receipt(sample: Sample) -> Receipt:
     ]
     best = max(similarity, default=0.0)
     name_y = [int(best >= NAME_MIN_SIMILARITY and s == best) for s in similarity]
-    return Receipt(sample, layouts, total_x, total_y, name_x, name_y)
+    line_x = line_features(rows)
+    name_rows = span_labels(rows, sample.truth["merchant"], NAME_MAX_ROWS)
+    address_rows = span_labels(rows, sample.truth["address"], ADDRESS_MAX_ROWS)
+    return Receipt(
+        sample,
+        layouts,
+        total_x,
+        total_y,
+        name_x,
+        name_y,
+        line_x,
+        [int(k in name_rows) for k in range(len(line_x))],
+        [int(k in address_rows) for k in range(len(line_x))],
+    )
+
+
+def span_labels(rows: Sequence[Any], truth: str | None, longest: int) -> set[int]:
+    """The head rows that print ``truth`` (a name or an address): the contiguous run of at
+    most ``longest`` rows whose cleaned text is the most similar to it (rapidfuzz ratio,
+    case and space folded), when at least :data:`LINE_MIN_SIMILARITY` % similar; OCR slips
+    in the right rows still mark them."""
+    from rapidfuzz import fuzz
+
+    from prefect_docai.engines.receipt.line_model import HEAD_ROWS
+    from prefect_docai.engines.receipt.merchant import clean_text
+
+    target = _fold_text(truth)
+    if not target:
+        return set()
+    texts = [clean_text(r.text) for r in rows[:HEAD_ROWS]]
+    best, span = 0.0, (0, 0)
+    for start in range(len(texts)):
+        for stop in range(start + 1, min(start + longest, len(texts)) + 1):
+            similarity = fuzz.ratio(_fold_text(" ".join(texts[start:stop])), target)
+            if similarity > best + 1e-9:
+                best, span = similarity, (start, stop)
+    return set(range(*span)) if best >= LINE_MIN_SIMILARITY else set()
+
+
+def _fit_line_scorers(receipts: Sequence[Receipt]) -> LineModel:
+    x = np.array([v for r in receipts for v in r.line_x], dtype=float).reshape(
+        -1, len(LINE_FEATURES)
+    )
+    names = np.array([v for r in receipts for v in r.line_name_y], dtype=int)
+    addresses = np.array([v for r in receipts for v in r.line_address_y], dtype=int)
+    return LineModel(
+        fit_trees(x, names, LINE_FEATURES, LINE_DEPTH),
+        fit_trees(x, addresses, LINE_FEATURES, LINE_DEPTH),
+    )
+
+
+def line_blocks(receipt: Receipt, model: LineModel) -> list[tuple[float, int, bool]]:
+    """Per field (name, address): the decoded block's mean row probability (-1 without a
+    block), whether its text is exactly the key's (strict), whether the key has the field."""
+    from prefect_docai.engines.receipt.line_model import address_text, name_text, read_blocks
+
+    rows = [row for layout in receipt.layouts for row in layout.rows]
+    blocks = read_blocks(rows, model)
+    out = []
+    for field, block, p, read in (
+        ("merchant", blocks.name, blocks.name_p, name_text),
+        ("address", blocks.address, blocks.address_p, address_text),
+    ):
+        truth = strict(field, receipt.sample.truth[field])
+        value = read([rows[k] for k in block])[0] if block else None
+        right = value is not None and strict(field, value) == truth
+        out.append((p if block else -1.0, int(right), truth is not None))
+    return out
+
+
+def fit_lines(receipts: Sequence[Receipt], generated: Sequence[Receipt] = ()) -> LineModel:
+    """The line tagger: one tree scorer for name rows, one for address rows, fitted on the
+    pool's ``receipts`` and the ``generated`` ones; each field's confidence calibrated on
+    inner group folds of the pool (the generated receipts always on the fitted side)."""
+    folds = group_folds([r.sample for r in receipts], INNER_FOLDS)
+    held: list[list[tuple[float, int, bool]]] = [[], []]
+    for fold in range(INNER_FOLDS):
+        model = _fit_line_scorers(
+            [*(r for r, f in zip(receipts, folds, strict=True) if f != fold), *generated]
+        )
+        for receipt, f in zip(receipts, folds, strict=True):
+            if f == fold:
+                for field, entry in enumerate(line_blocks(receipt, model)):
+                    held[field].append(entry)
+    calibrations = [platt([(p, right) for p, right, _ in entries if p >= 0]) for entries in held]
+    floors = [best_floor(entries) for entries in held]
+    CHOSEN["lines"].append([*([round(v, 4) for v in c] for c in calibrations), floors])
+    final = _fit_line_scorers([*receipts, *generated])
+    return LineModel(
+        dataclasses.replace(final.name, calibration=calibrations[0]),
+        dataclasses.replace(final.address, calibration=calibrations[1]),
+        (floors[0], floors[1]),
+    )
+
+
+LINE_FLOORS = (0.0, 0.01, 0.02, 0.05, 0.1)
+"""Floors tried for a block's mean row probability (below it the field is not reported):
+low ones only, to drop blocks the model is nearly sure are none; higher floors, chosen by
+inner folds, varied from fold to fold and lowered the held-out name F1."""
+
+
+def best_floor(entries: Sequence[tuple[float, int, bool]]) -> float:
+    """The floor of :data:`LINE_FLOORS` with the best F1 over held-out (block probability
+    or -1, exactly right, key has the field) entries; ties: the lowest."""
+    best, chosen = -1.0, 0.0
+    for floor in LINE_FLOORS:
+        kept = [(p, right) for p, right, _ in entries if p >= 0 and p >= floor]
+        tp = sum(r for _, r in kept)
+        fp = len(kept) - tp
+        fn = sum(1 for _, _, has in entries if has) - tp
+        f1 = 2 * tp / max(2 * tp + fp + fn, 1)
+        if f1 > best + 1e-9:
+            best, chosen = f1, floor
+    return chosen
 
 
 def fit(
@@ -225,7 +362,7 @@ def platt(pairs: Sequence[tuple[float, int]]) -> tuple[float, float]:
     return (float(regression.coef_[0][0]), float(regression.intercept_[0]))
 
 
-CHOSEN: dict[str, list[list[Any]]] = {"total": [], "merchant": []}
+CHOSEN: dict[str, list[list[Any]]] = {"total": [], "merchant": [], "lines": []}
 """The spec and calibration each fit chose, in order (outer folds, then the final fit)."""
 
 
@@ -250,29 +387,87 @@ def fit_kind(receipts: Sequence[Receipt], kind: str, names: tuple[str, ...]) -> 
     return dataclasses.replace(fit(x, y, names, best_spec), calibration=calibration)
 
 
-def fit_models(receipts: Sequence[Receipt]) -> dict[str, Scorer]:
+def fit_models(
+    receipts: Sequence[Receipt], generated: Sequence[Receipt] = ()
+) -> dict[str, Scorer | LineModel]:
+    """The models fitted on ``receipts``; the line tagger also on ``generated``."""
     from prefect_docai.engines.receipt.merchant_model import NAME_FEATURES
     from prefect_docai.engines.receipt.total_model import TOTAL_FEATURES
 
     return {
         "total": fit_kind(receipts, "total", TOTAL_FEATURES),
         "merchant": fit_kind(receipts, "merchant", NAME_FEATURES),
+        "lines": fit_lines(receipts, generated),
     }
 
 
-def extract_variants(layouts: list[Any], models: dict[str, Scorer]) -> dict[str, Any]:
-    """Predicted fields per variant: rules, each model alone, both."""
+GENERATED_SEEDS = range(100, 108)
+"""Seeds of the generated receipts the line tagger also learns from (the unit tests read
+seeds 0 and 1; the held-out templates are never trained on)."""
+
+
+def generated_receipts() -> list[Receipt]:
+    """The project's generated till receipts (every training template and language,
+    :data:`GENERATED_SEEDS`), read as the engine reads a PDF, their rows featured and
+    labelled by the generator's truth: layouts and languages the SROIE pool lacks."""
+    from prefect_docai.engines.extract.rows import document_layouts
+    from prefect_docai.engines.page.document import load_document
+    from prefect_docai.engines.receipt.engine import RECEIPT_LANGUAGES
+    from prefect_docai.engines.receipt.image import receipt_views
+    from prefect_docai.samples import generate, templates
+    from prefect_docai.samples.core import LANGS
+
+    out = []
+    for template in templates("receipt", held_out=False):
+        for lang in LANGS:
+            for seed in GENERATED_SEEDS:
+                doc = generate("receipt", seed=seed, lang=lang, template=template)
+                with load_document(
+                    doc.pdf, languages=RECEIPT_LANGUAGES, dpi=300, prepare=receipt_views
+                ) as document:
+                    layouts = document_layouts(document)
+                truth = {
+                    "merchant": doc.truth["merchant"]["name"],
+                    "address": doc.truth["merchant"]["address"],
+                    "date": None,
+                    "total": None,
+                }
+                sample = Sample(f"generated-{template}-{lang}-{seed}", Path(), truth)
+                rows = [row for layout in layouts for row in layout.rows]
+                line_x = line_features(rows)
+                name_rows = span_labels(rows, truth["merchant"], NAME_MAX_ROWS)
+                address_rows = span_labels(rows, truth["address"], ADDRESS_MAX_ROWS)
+                out.append(
+                    Receipt(
+                        sample,
+                        layouts,
+                        [],
+                        [],
+                        [],
+                        [],
+                        line_x,
+                        [int(k in name_rows) for k in range(len(line_x))],
+                        [int(k in address_rows) for k in range(len(line_x))],
+                    )
+                )
+    return out
+
+
+def extract_variants(layouts: list[Any], models: dict[str, Any]) -> dict[str, Any]:
+    """Predicted fields per variant: rules, each model alone, both, and the total model
+    with the line tagger (merchant and address)."""
     from prefect_docai.engines.receipt.extract import extract_receipt
 
     choices = {
-        "rules": (None, None),
-        "total": (models["total"], None),
-        "merchant": (None, models["merchant"]),
-        "both": (models["total"], models["merchant"]),
+        "rules": (None, None, None),
+        "total": (models["total"], None, None),
+        "merchant": (None, models["merchant"], None),
+        "both": (models["total"], models["merchant"], None),
+        "lines": (models["total"], None, models["lines"]),
     }
     out: dict[str, Any] = {}
-    for name, (t, n) in choices.items():
-        result = extract_receipt(layouts, total_model=t, name_model=n)
+    for name, (t, n, lines) in choices.items():
+        result = extract_receipt(layouts, total_model=t, name_model=n, line_model=lines)
         out[name] = predicted(result)
         out[name]["_confidence"] = {
             "total": None if result.total is None else result.total.confidence,
@@ -332,7 +527,7 @@ def tallies(samples: Sequence[Sample], predictions: dict[str, dict[str, Any]]) -
     return out
 
 
-def german_totals(models: dict[str, Scorer]) -> dict[str, Any]:
+def german_totals(models: dict[str, Any]) -> dict[str, Any]:
     """Visible German receipts: total right (strict), rules vs the total model."""
     from prefect_docai.engines.receipt.extract import extract_receipt
 
@@ -345,7 +540,9 @@ def german_totals(models: dict[str, Scorer]) -> dict[str, Any]:
         layouts = layouts_of(cached_pages((corpus_dir() / doc["file"]).read_bytes()))
         truth = str(Decimal(str(doc["gt"]["total"])).quantize(Decimal("0.01")))
         for name, chosen in (("rules", None), ("total", models["total"])):
-            total = extract_receipt(layouts, total_model=chosen, name_model=None).total
+            total = extract_receipt(
+                layouts, total_model=chosen, name_model=None, line_model=None
+            ).total
             right[name] += total is not None and strict("total", total.value) == truth
     return {"receipts": len(docs), "total_right": right}
 
@@ -362,7 +559,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--corpus", type=Path, default=None)
     parser.add_argument("--folds", type=int, default=5)
-    parser.add_argument("--write", default="", help="comma-separated: total, merchant")
+    parser.add_argument("--write", default="", help="comma-separated: total, merchant, lines")
     args = parser.parse_args(argv)
     if args.corpus is not None:
         os.environ["DOCAI_CORPUS"] = str(args.corpus.resolve())
@@ -372,16 +569,19 @@ def main(argv: list[str] | None = None) -> int:
     pool, visible = groups["pool"], groups["visible"]
     unseen = {s.id for s in groups["pool_unseen_merchants"]}
     receipts = [read_receipt(sample) for sample in pool]
+    generated = generated_receipts()
     folds = group_folds(pool, args.folds)
 
     oof: dict[str, dict[str, dict[str, Any]]] = {}
     for fold in range(args.folds):
-        models = fit_models([r for r, f in zip(receipts, folds, strict=True) if f != fold])
+        models = fit_models(
+            [r for r, f in zip(receipts, folds, strict=True) if f != fold], generated
+        )
         for receipt, f in zip(receipts, folds, strict=True):
             if f == fold:
                 oof[receipt.sample.id] = extract_variants(receipt.layouts, models)
 
-    final = fit_models(receipts)
+    final = fit_models(receipts, generated)
     on_visible = {
         s.id: extract_variants(layouts_of(cached_pages(s.image.read_bytes())), final)
         for s in visible
@@ -401,6 +601,15 @@ def main(argv: list[str] | None = None) -> int:
         ),
         "name_candidates": sum(len(r.name_y) for r in receipts),
         "name_row_found": round(sum(1 for r in receipts if any(r.name_y)) / len(pool), 4),
+        "line_name_rows_found": round(
+            sum(1 for r in receipts if any(r.line_name_y)) / len(pool), 4
+        ),
+        "line_address_rows_found": round(
+            sum(1 for r in receipts if any(r.line_address_y)) / len(pool), 4
+        ),
+        "generated_receipts": len(generated),
+        "generated_name_rows_found": sum(1 for r in generated if any(r.line_name_y)),
+        "generated_address_rows_found": sum(1 for r in generated if any(r.line_address_y)),
         "out_of_fold": {
             "pool": by_variant(pool, oof),
             "calibration_total": {
@@ -433,7 +642,11 @@ def main(argv: list[str] | None = None) -> int:
     out = ROOT / "benchmarks" / "results"
     out.mkdir(parents=True, exist_ok=True)
     (out / "receipts_models.json").write_text(json.dumps(report, indent=2) + "\n")
-    files = {"total": "receipt_total.json", "merchant": "receipt_merchant.json"}
+    files = {
+        "total": "receipt_total.json",
+        "merchant": "receipt_merchant.json",
+        "lines": "receipt_lines.json",
+    }
     for name in filter(None, args.write.split(",")):
         (DATA / files[name]).write_text(texts[name])
         print(f"wrote {DATA / files[name]}")

@@ -78,7 +78,7 @@ def test_a_given_model_picks_the_row_and_its_probability_is_the_confidence() -> 
     picked = choose_name_row(rows, name_candidates(rows), model)
     assert picked is not None and picked[0].text == "INDAH GIFT & HOME DECO"
     assert picked[1] == pytest.approx(1 / (1 + math.exp(-2.0)))
-    result = extract_receipt([layout(HEAD)], total_model=None, name_model=model)
+    result = extract_receipt([layout(HEAD)], total_model=None, name_model=model, line_model=None)
     assert result.merchant.name is not None
     assert result.merchant.name.value == "INDAH GIFT & HOME DECO"
     assert result.merchant.name.confidence == pytest.approx(1 / (1 + math.exp(-2.0)), abs=1e-3)
@@ -88,12 +88,16 @@ def test_a_given_model_picks_the_row_and_its_probability_is_the_confidence() -> 
 
 def test_an_improbable_best_row_names_nobody() -> None:
     model = one_feature_model("next_street_or_postcode", weight=0.0)  # p = 0.12 everywhere
-    result = extract_receipt([layout(HEAD)], total_model=None, name_model=model)
+    result = extract_receipt([layout(HEAD)], total_model=None, name_model=model, line_model=None)
     assert result.merchant.name is None
 
 
 def test_no_name_model_is_shipped_so_the_rules_pick_the_name() -> None:
     # training/receipts.py: out of fold 0.587 against the rules' 0.588 (strict merchant F1).
     assert shipped_model() is None
-    name = extract_receipt([layout(HEAD)]).merchant.name
+    name = extract_receipt([layout(HEAD)], line_model=None).merchant.name
     assert name is not None and name.value == "tan woon yann"
+    # The shipped line tagger (engines/data/receipt_lines.json) reads the address block.
+    address = extract_receipt([layout(HEAD)]).merchant.address
+    assert address is not None
+    assert address.value == "27, JALAN DEDAP 13, TAMAN JOHOR JAYA, 81100 JOHOR BAHRU, JOHOR."

@@ -19,6 +19,8 @@ from prefect_docai.engines.learned import LinearScorer, Scorer, TreeScorer
 from prefect_docai.engines.receipt.dates import receipt_date
 from prefect_docai.engines.receipt.items import find_items
 from prefect_docai.engines.receipt.labels import CARD, CASH
+from prefect_docai.engines.receipt.line_model import REPORTED_FIELDS, LineModel, tag_merchant
+from prefect_docai.engines.receipt.line_model import shipped_model as shipped_line_model
 from prefect_docai.engines.receipt.merchant import merchant
 from prefect_docai.engines.receipt.merchant_model import choose_name_row
 from prefect_docai.engines.receipt.merchant_model import shipped_model as shipped_name_model
@@ -77,11 +79,15 @@ def payment_method(rows: Sequence[Row]) -> Candidate | None:
         text = row.text
         card = CARD.search(text)
         if card:
-            tokens = tuple(t for t in row.tokens if t.text.lower() in card.group(0).lower()) or tuple(row.tokens)
+            tokens = tuple(
+                t for t in row.tokens if t.text.lower() in card.group(0).lower()
+            ) or tuple(row.tokens)
             return Candidate("card", tokens, 0.7, card.group(0))
         cash = CASH.search(text)
         if cash:
-            tokens = tuple(t for t in row.tokens if t.text.lower() in cash.group(0).lower()) or tuple(row.tokens)
+            tokens = tuple(
+                t for t in row.tokens if t.text.lower() in cash.group(0).lower()
+            ) or tuple(row.tokens)
             return Candidate("cash", tokens, 0.7, cash.group(0))
     return None
 
@@ -111,10 +117,13 @@ def extract_receipt(
     layouts: Sequence[PageLayout],
     total_model: Scorer | str | None = SHIPPED,
     name_model: Scorer | str | None = SHIPPED,
+    line_model: LineModel | str | None = SHIPPED,
 ) -> ReceiptResult:
-    """Receipt fields from layout rows. ``total_model`` and ``name_model``: the learned
-    total scorer (:mod:`.total_model`) and name-row scorer (:mod:`.merchant_model`);
-    ``SHIPPED`` = the packaged one if there is one, ``None`` = today's rules."""
+    """Receipt fields from layout rows. ``total_model``, ``name_model`` and ``line_model``:
+    the learned total scorer (:mod:`.total_model`), name-row scorer (:mod:`.merchant_model`)
+    and line tagger (:mod:`.line_model`: it reads the fields of
+    :data:`.line_model.REPORTED_FIELDS`, the others stay the rules' or the name-row
+    scorer's); ``SHIPPED`` = the packaged one if there is one, ``None`` = today's rules."""
     rows = _rows(layouts)
     separator = detect_decimal_separator(t.text for r in rows for t in r.tokens)
     totals_by = shipped_total_model() if total_model == SHIPPED else total_model
@@ -135,7 +144,14 @@ def extract_receipt(
         ) -> tuple[Row, float] | None:
             return choose_name_row(all_rows, candidates, name_scorer)
 
+    lines_by = shipped_line_model() if line_model == SHIPPED else line_model
     name, address, merchant_row = merchant(rows, name_chooser)
+    tagged_name = False
+    if isinstance(lines_by, LineModel):
+        line_name, address, line_end = tag_merchant(rows, lines_by)
+        merchant_row = max(merchant_row, line_end)
+        if "name" in REPORTED_FIELDS:
+            name, tagged_name = line_name, True
     merchant_end = max(merchant_row, 0)
     if address is not None and address.tokens:
         last_token = address.tokens[-1]
@@ -148,9 +164,9 @@ def extract_receipt(
     # the dollar or by a "City, ST 12345" address.
     # A "$" may be OCR's reading of "RM": Malaysian words overrule it.
     malaysian = any(_MALAYSIAN.search(row.text) for row in rows)
-    us = (
-        receipt_currency is not None and receipt_currency.value == "USD" and not malaysian
-    ) or (address is not None and bool(_US_ADDRESS.search(str(address.value))))
+    us = (receipt_currency is not None and receipt_currency.value == "USD" and not malaysian) or (
+        address is not None and bool(_US_ADDRESS.search(str(address.value)))
+    )
     date, time = receipt_date_time(rows, month_first=us)
     sums = totals(rows, separator, chooser)
     total = sums["total"]
@@ -177,10 +193,14 @@ def extract_receipt(
         # field's confidence as it stands.
         total_field = total_field.model_copy(update={"confidence": round(total.score, 3)})
     name_field = _field(name)
-    if name_chooser is not None and name is not None and name_field is not None:
+    learned_name = name_chooser is not None or tagged_name
+    address_field = _field(address)
+    if isinstance(lines_by, LineModel) and address is not None and address_field is not None:
+        address_field = address_field.model_copy(update={"confidence": round(address.score, 3)})
+    if learned_name and name is not None and name_field is not None:
         name_field = name_field.model_copy(update={"confidence": round(name.score, 3)})
     return ReceiptResult(
-        merchant=ReceiptMerchant(name=name_field, address=_field(address), vat_id=_field(vat)),
+        merchant=ReceiptMerchant(name=name_field, address=address_field, vat_id=_field(vat)),
         date=_field(date),
         time=_field(time),
         currency=_field(receipt_currency),

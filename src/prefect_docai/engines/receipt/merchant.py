@@ -62,7 +62,7 @@ _STREET = re.compile(
 )
 """Street words: an address line, never the merchant's name."""
 _TRAILING_REG = re.compile(r"\s*\(\s*[\w -]*\d[\w -]*\)?\s*$|\s+\d{5,12}-[A-Z]\s*$")
-_STRAY = "‚‘’“”„«»›‹`´\""
+_STRAY = '‚‘’“”„«»›‹`´"'
 _REGIONS = re.compile(
     r"^(?:johor|kedah|kelantan|melaka|malacca|negeri\s+sembilan|pahang|perak|perlis|"
     r"pulau\s+pinang|penang|sabah|sarawak|selangor|terengganu|kuala\s+lumpur|labuan|"
@@ -102,11 +102,13 @@ def clean_text(text: str) -> str:
     for word in text.split():
         word = word.strip(_STRAY)
         word = re.sub(r"(?<=[a-z])[\]|]", "l", word)
-        if word:
+        # "WATSON’S": a typographic apostrophe inside a word is the plain one.
+        word = re.sub(r"(?<=\w)[’‘`´](?=\w)", "'", word)
+        if word and not re.fullmatch(r"[|¦]+", word):
             words.append(word)
     value = " ".join(words)
     value = _SDN_BHD.sub(lambda m: "Sdn Bhd" if m[0][1:].islower() else "SDN BHD", value)
-    value = re.sub(r"(?<=\s)[S5]/[B8]\b", "S/B", value)
+    value = re.sub(r"(?<=\s)[S5$]/[B8]\b", "S/B", value)
     return value
 
 
@@ -115,6 +117,20 @@ def _clean_address(text: str) -> str:
     # "F.KO6": a capital O between a letter and a digit is a zero in a unit number;
     # "33O98": letters inside a run of digits are misread digits.
     value = re.sub(r"(?<=[A-Z])O(?=\d)", "0", value)
+    # "$$21/39", "LOT $25": a dollar sign inside an address word is an S.
+    value = re.sub(
+        r"\$+(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])\$+",
+        lambda m: ("s" if m.string[max(m.start() - 1, 0)].islower() else "S") * len(m[0]),
+        value,
+    )
+    # "J1n", "Bik G": the abbreviations "Jln" (jalan) and "Blk" (block) with the l misread.
+    # ("Jin" is left alone: 49 of the 50 SROIE training keys with either spell "JLN", but
+    # the one that prints "JIN" is a visible receipt's, so the repair is not proven.)
+    value = re.sub(
+        r"\b([Jj])1([nN])\b(?=\.?\s+\w)|\b([Bb])[iI1]([kK])\b(?=\.?\s+\w)",
+        lambda m: (m[1] or m[3]) + ("L" if (m[2] or m[4]).isupper() else "l") + (m[2] or m[4]),
+        value,
+    )
     return re.sub(
         r"\b(?=[\dOoIl]*\d[\dOoIl]*\d[\dOoIl]*\d)[\dOoIl]{4,6}\b",
         lambda m: m[0].translate(str.maketrans("OoIl", "0011")),
@@ -123,16 +139,71 @@ def _clean_address(text: str) -> str:
 
 
 _ADDRESS_WORDS = (
-    "jalan", "taman", "bandar", "utama", "kawasan", "perindustrian", "seksyen", "lorong",
-    "batu", "kampung", "mukim", "persiaran", "lebuh", "lebuhraya", "pusat", "bangunan",
-    "wisma", "plaza", "kompleks", "medan", "desa", "indah", "jaya", "baru", "bukit",
-    "sungai", "seri", "darul", "ehsan", "takzim", "kuala", "lumpur", "petaling", "shah",
-    "alam", "klang", "bahru", "floor", "ground", "first", "street", "road",
-    "straße", "strasse", "platz", "weg", "allee",
+    "jalan",
+    "taman",
+    "bandar",
+    "utama",
+    "kawasan",
+    "perindustrian",
+    "seksyen",
+    "lorong",
+    "batu",
+    "kampung",
+    "mukim",
+    "persiaran",
+    "lebuh",
+    "lebuhraya",
+    "pusat",
+    "bangunan",
+    "wisma",
+    "plaza",
+    "kompleks",
+    "medan",
+    "desa",
+    "indah",
+    "jaya",
+    "baru",
+    "bukit",
+    "sungai",
+    "seri",
+    "darul",
+    "ehsan",
+    "takzim",
+    "kuala",
+    "lumpur",
+    "petaling",
+    "shah",
+    "alam",
+    "klang",
+    "bahru",
+    "floor",
+    "ground",
+    "first",
+    "street",
+    "road",
+    "straße",
+    "strasse",
+    "platz",
+    "weg",
+    "allee",
 )
 _STATES = (
-    "johor", "kedah", "kelantan", "melaka", "pahang", "perak", "perlis", "penang", "sabah",
-    "sarawak", "selangor", "terengganu", "labuan", "putrajaya", "sembilan", "negeri",
+    "johor",
+    "kedah",
+    "kelantan",
+    "melaka",
+    "pahang",
+    "perak",
+    "perlis",
+    "penang",
+    "sabah",
+    "sarawak",
+    "selangor",
+    "terengganu",
+    "labuan",
+    "putrajaya",
+    "sembilan",
+    "negeri",
 )
 _FOLDED_ADDRESS_WORDS = {L.confusion_fold(w): w for w in (*_ADDRESS_WORDS, *_STATES)}
 
@@ -181,7 +252,10 @@ def correct_address_words(text: str) -> str:
         known = lower in _FOLDED_ADDRESS_WORDS.values()
         fixed = None if known else _FOLDED_ADDRESS_WORDS.get(L.confusion_fold(core))
         if fixed is None and not known and position >= len(words) - 3 and len(core) >= 5:
-            best = process.extractOne(lower, _STATES, scorer=fuzz.ratio, score_cutoff=80)
+            # One letter misread, none lost or added: "Kelana" and "Selatan" are places
+            # of their own, not "Kelantan".
+            states = [s for s in _STATES if len(s) == len(core)]
+            best = process.extractOne(lower, states, scorer=fuzz.ratio, score_cutoff=80)
             fixed = best[0] if best is not None else None
         out.append(lead + _restore_case(fixed, core) + trail if fixed else word)
     return " ".join(out)
@@ -312,8 +386,12 @@ def rule_choice(candidates: Sequence[Row]) -> tuple[Row, float] | None:
         # "99 SPEED WART 5/5 (519537-X": a company registration number marks the name line
         # even when OCR garbled the legal form.
         chosen = next(
-            (r for r in candidates[:5]
-             if _REG_IN_ROW.search(r.text) and re.search(r"[^\W\d_]{3}.*" + _REG_IN_ROW.pattern, r.text)),
+            (
+                r
+                for r in candidates[:5]
+                if _REG_IN_ROW.search(r.text)
+                and re.search(r"[^\W\d_]{3}.*" + _REG_IN_ROW.pattern, r.text)
+            ),
             None,
         )
     if chosen is None:
@@ -323,7 +401,8 @@ def rule_choice(candidates: Sequence[Row]) -> tuple[Row, float] | None:
         # Without a company word, the name is a text-only line (address lines carry
         # house numbers and postcodes): the tallest of the first such lines.
         plain = [
-            r for r in candidates[:5]
+            r
+            for r in candidates[:5]
             if not _STREET.search(clean_text(r.text)) and not _has_postcode(r.text)
         ]
         first = [r for r in plain[:4] if not re.search(r"\d", r.text)] or plain[:3]
@@ -355,9 +434,10 @@ def _from_row(
     name, name_tokens = name_of(rows, chosen)
     raw = " ".join(t.text for t in name_tokens)
     last_name_token = name_tokens[-1]
-    start = next(
-        (i for i, row in enumerate(rows) if last_name_token in row.tokens), rows.index(chosen)
-    ) + 1
+    start = (
+        next((i for i, row in enumerate(rows) if last_name_token in row.tokens), rows.index(chosen))
+        + 1
+    )
     address = _address(rows, start, name or "")
     if name is not None and not re.search(
         r"[^\W\d_]{2,}", COMPANY.sub(" ", re.sub(r"\([^)]*\)?", " ", name))
@@ -410,11 +490,15 @@ def _address(rows: Sequence[Row], start: int, name: str) -> Candidate | None:
             continue
         noise = NOISE.search(text)
         head_text = text[: noise.start()] if noise is not None else ""
-        if noise is not None and noise.start() > 0 and (
-            _has_postcode(head_text)
-            or (
-                (address_rows or _STREET.search(head_text))
-                and len(re.findall(r"[^\W\d_]{2,}", head_text)) >= 2
+        if (
+            noise is not None
+            and noise.start() > 0
+            and (
+                _has_postcode(head_text)
+                or (
+                    (address_rows or _STREET.search(head_text))
+                    and len(re.findall(r"[^\W\d_]{2,}", head_text)) >= 2
+                )
             )
         ):
             # "81300 SKUDAI, JOHOR. TEL: 07-5212": the address ends where the phone begins.
@@ -422,8 +506,10 @@ def _address(rows: Sequence[Row], start: int, name: str) -> Candidate | None:
             if head:
                 address_rows.append(Row(row.page, row.index, [Segment(head, row.page, row.index)]))
             break
-        if noise or date_in(row.tokens) is not None or re.search(
-            r"\d{1,2}[./-]\d{1,2}[./-]\d{2,4}", text
+        if (
+            noise
+            or date_in(row.tokens) is not None
+            or re.search(r"\d{1,2}[./-]\d{1,2}[./-]\d{2,4}", text)
         ):
             if address_rows:
                 break
