@@ -133,3 +133,24 @@ def test_auto_routes_by_the_measured_rule(monkeypatch: pytest.MonkeyPatch) -> No
     with load_document(data, ocr_engine="auto") as document:
         assert document.pages[0].text == "RAPID"
     assert seen == [True]
+
+
+def test_each_reading_hands_the_freed_heap_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    """recognize() trims the C heap after every reading, also when the reading fails
+    (without it a worker's resident set grew about 4 MB per receipt)."""
+    calls: list[int] = []
+    monkeypatch.setattr(rapid, "release_freed", lambda: calls.append(1))
+
+    def engine(image: object, **_: object) -> tuple[list[object], None]:
+        if calls:
+            raise RuntimeError("reading failed")
+        return [], None
+
+    monkeypatch.setattr(rapid, "_engine", engine)
+    page = np.tile(np.arange(0, 256, 8, dtype=np.uint8), (32, 1))
+    assert rapid.recognize(page) == []
+    with pytest.raises(RuntimeError):
+        rapid.recognize(page)
+    assert calls == [1, 1]
+    monkeypatch.undo()
+    rapid.release_freed()  # the real one: glibc's malloc_trim, or nothing
