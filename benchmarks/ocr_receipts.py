@@ -62,6 +62,7 @@ from typing import Any
 
 from benchmarks.ocr import Score, row_major
 from benchmarks.receipts_cv import cache_root, cached_pages, corpus_dir, merchant_key
+from prefect_docai.engines.page.rapid import _cjk, ink_gaps
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results"
@@ -263,40 +264,6 @@ Word = tuple[str, tuple[float, float, float, float], float, int]
 """text, pixel box, confidence 0..1, line id."""
 
 
-def _cjk(char: str) -> bool:
-    return (
-        "\u2e80" <= char <= "\u9fff" or "\uac00" <= char <= "\ud7af" or "\uff00" <= char <= "\uffef"
-    )
-
-
-def _ink_gaps(gray: Any, box: tuple[float, float, float, float], gap: float) -> list[float]:
-    """x positions (pixels) of the blank column runs wider than ``gap`` x line height
-    inside ``box``: the spaces between words."""
-    import cv2
-    import numpy as np
-
-    x0, y0, x1, y1 = (round(v) for v in box)
-    x0, y0 = max(x0, 0), max(y0, 0)
-    crop = gray[y0:y1, x0:x1]
-    if crop.size == 0 or crop.shape[0] < 4 or crop.shape[1] < 4:
-        return []
-    _, ink = cv2.threshold(crop, 0, 1, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
-    columns = ink.sum(axis=0) > max(1, int(0.04 * crop.shape[0]))
-    height = y1 - y0
-    centres: list[float] = []
-    run_start: int | None = None
-    seen_ink = False
-    for x, inked in enumerate(np.append(columns, True)):
-        if not inked and run_start is None:
-            run_start = x
-        elif inked and run_start is not None:
-            if seen_ink and x < len(columns) and x - run_start >= gap * height:
-                centres.append(x0 + (run_start + x) / 2)
-            run_start = None
-        seen_ink = seen_ink or bool(inked)
-    return centres
-
-
 def rapid_words(data: bytes, gap: float, gray: Any = None, pitch_ratio: float = 0.0) -> list[Word]:
     """RapidOCR's lines as words: split at the recognizer's spaces and, with ``gray`` (the
     image), at blank column runs at least ``gap`` line heights wide between two characters
@@ -327,7 +294,7 @@ def split_lines(
                 if token:
                     words.append((token, line_box, float(line["confidence"]), line_id))
             continue
-        cuts = _ink_gaps(gray, line_box, gap) if gray is not None and gap < 90 else []
+        cuts = ink_gaps(gray, line_box, gap) if gray is not None and gap < 90 else []
         centres = [sum(p[0] for p in b) / 4 for b in boxes]
         steps = [b - a for a, b in itertools.pairwise(centres)]
         pitch = statistics.median(steps) if steps else 0.0
