@@ -53,6 +53,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.invoices import FIELDS, corpus_dir, normalize, predicted, strip_xml
+from benchmarks.receipts_cv import layouts_of
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results" / "invoices_cv.json"
@@ -265,20 +266,6 @@ def cached_pages(data: bytes, version: str) -> list[dict[str, Any]]:
     tmp.write_text(json.dumps(pages))
     tmp.replace(path)
     return pages
-
-
-def layouts_of(pages: Sequence[dict[str, Any]]) -> list[Any]:
-    from prefect_docai.engines.extract.rows import build_layout
-    from prefect_docai.engines.page.model import Word
-
-    layouts = []
-    for page in pages:
-        words = [
-            Word(t, (b[0], b[1], b[2], b[3]), c, ln, bl, fs, pg)
-            for t, b, c, ln, bl, fs, pg in page["words"]
-        ]
-        layouts.append(build_layout(page["number"], words, page["aspect"], page["source"]))
-    return layouts
 
 
 def source_of(layouts: Sequence[Any]) -> str:
