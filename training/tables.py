@@ -49,6 +49,7 @@ import json
 import os
 import pickle
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -67,7 +68,12 @@ from prefect_docai.engines.tables.extent import (
 )
 from prefect_docai.engines.tables.geometry import PageInput
 from prefect_docai.engines.tables.grid import GridTable
-from prefect_docai.engines.tables.regions import FEATURE_NAMES, MODEL_FILE, region_features
+from prefect_docai.engines.tables.regions import (
+    FEATURE_NAMES,
+    MODEL_FILE,
+    RegionModel,
+    region_features,
+)
 from prefect_docai.engines.tables.rowsep import (
     ROWSEP_FEATURE_NAMES,
     ROWSEP_MODEL_FILE,
@@ -483,16 +489,23 @@ def export(
     return blob
 
 
-def check_export(model: Any, blob: dict[str, Any], runs: list[DocRun]) -> float:
-    """Largest difference between scikit-learn's and the exported model's probability."""
-    from prefect_docai.engines.tables.regions import RegionModel
-
-    ours = RegionModel.from_json(blob)
-    feats = [c.features for r in runs for c in r.candidates][:500]
-    if not feats:
-        return 0.0
-    theirs = model.predict_proba(feats)[:, 1]
-    return max(abs(ours.probability(f) - float(p)) for f, p in zip(feats, theirs, strict=True))
+def checked(
+    model: Any,
+    blob: dict[str, Any],
+    load: Callable[[dict[str, Any]], Any],
+    samples: Sequence[Sequence[float]],
+    what: str,
+) -> Any:
+    """``blob`` loaded with ``load``, once it has scored the first 500 ``samples`` as
+    scikit-learn's ``model`` does (the engine reads the JSON, never the fitted model)."""
+    loaded = load(blob)
+    x = list(samples)[:500]
+    if x:
+        theirs = model.predict_proba(x)[:, 1]
+        diff = max(abs(loaded.probability(f) - float(p)) for f, p in zip(x, theirs, strict=True))
+        if diff > 1e-9:
+            raise SystemExit(f"exported {what} differs from scikit-learn's by {diff}")
+    return loaded
 
 
 def collect(
@@ -525,37 +538,31 @@ def main() -> int:
     )
     separator_model = fit_rowsep(runs)
     separator_blob = export(separator_model, names=ROWSEP_FEATURE_NAMES)
-    sep_x = rowsep_samples(runs)[0][:500]
-    separator = RowSepModel.from_json(separator_blob)
-    theirs_sep = separator_model.predict_proba(sep_x)[:, 1] if sep_x else []
-    diff = max(
-        (abs(separator.probability(f) - float(p)) for f, p in zip(sep_x, theirs_sep, strict=True)),
-        default=0.0,
+    separator = checked(
+        separator_model,
+        separator_blob,
+        RowSepModel.from_json,
+        rowsep_samples(runs)[0],
+        "row-separator model",
     )
-    if diff > 1e-9:
-        raise SystemExit(f"exported row-separator model differs from scikit-learn's by {diff}")
     _write(args.rowsep_out, separator_blob)
     for run in runs:
         apply_rowsep(run, separator)
     row_model = fit_rows(runs)
     row_blob = export(row_model, names=ROW_FEATURE_NAMES)
-    row_x = row_samples(runs)[0][:500]
-    ours = RowModel.from_json(row_blob)
-    theirs = row_model.predict_proba(row_x)[:, 1] if row_x else []
-    diff = max(
-        (abs(ours.probability(f) - float(p)) for f, p in zip(row_x, theirs, strict=True)),
-        default=0.0,
-    )
-    if diff > 1e-9:
-        raise SystemExit(f"exported row model differs from scikit-learn's by {diff}")
+    ours = checked(row_model, row_blob, RowModel.from_json, row_samples(runs)[0], "row model")
     _write(args.rows_out, row_blob)
     for run in runs:
         materialize(run, ours)
     model = fit(runs)
     blob = export(model)
-    diff = check_export(model, blob, runs)
-    if diff > 1e-9:
-        raise SystemExit(f"exported model differs from scikit-learn's by {diff}")
+    checked(
+        model,
+        blob,
+        RegionModel.from_json,
+        [c.features for r in runs for c in r.candidates],
+        "region model",
+    )
     _write(args.out, blob)
     return 0
 
