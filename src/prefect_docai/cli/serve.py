@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from prefect_docai.cli import app
 from prefect_docai.cli.extras import extra_required
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
+
+    from prefect_docai.server.settings import Settings
 
 
 @app.command()
@@ -27,12 +32,38 @@ def serve(
     log_level: Annotated[str, typer.Option(help="debug, info, warning or error.")] = "info",
 ) -> None:
     """Run the document-AI service (FastAPI + uvicorn) until interrupted."""
+    import signal
+
+    # Until uvicorn takes the signals over, Ctrl+C ends the process at once: nothing is
+    # being served yet, and a KeyboardInterrupt raised while pydantic-core builds a schema
+    # in native code comes out as a SchemaError (exit 1 and a traceback, not 130).
+    # A SIGINT the process was started ignoring (a background job) stays ignored.
+    previous = signal.getsignal(signal.SIGINT)
+    if previous is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _exit_interrupted)
+    try:
+        application, settings = _prepare(data_dir, workers, log_level)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    from prefect_docai.server import foreground
+
+    typer.echo(
+        f"prefect-docai on http://{host}:{port} (data in {settings.data_dir.resolve()}, {settings.workers} worker(s))"
+    )
+    code = foreground.run(application, host, port, log_level.lower())
+    if code:
+        raise typer.Exit(code)
+
+
+def _prepare(
+    data_dir: Path | None, workers: int | None, log_level: str
+) -> tuple[FastAPI, Settings]:
+    """Import the server, read the settings, set up logging and build the application."""
     import logging
 
-    from pydantic import ValidationError
-
     with extra_required("server", "docai serve"):
-        from prefect_docai.server import foreground
+        from pydantic import ValidationError
+
         from prefect_docai.server.app import create_app
         from prefect_docai.server.logsafe import SafeFormatter
         from prefect_docai.server.settings import Settings
@@ -61,12 +92,16 @@ def serve(
     except (OSError, ValueError) as exc:
         typer.echo(f"error: cannot start: {_one_line(exc)}", err=True)
         raise typer.Exit(1) from None
-    typer.echo(
-        f"prefect-docai on http://{host}:{port} (data in {settings.data_dir.resolve()}, {settings.workers} worker(s))"
-    )
-    code = foreground.run(application, host, port, log_level.lower())
-    if code:
-        raise typer.Exit(code)
+    return application, settings
+
+
+def _exit_interrupted(signum: int, frame: object) -> None:
+    import os
+    import sys
+
+    sys.stderr.write("docai serve: interrupted\n")
+    sys.stderr.flush()
+    os._exit(128 + signum)
 
 
 def _one_line(exc: BaseException) -> str:
