@@ -288,6 +288,7 @@ def _terminate(executor: ProcessPoolExecutor) -> None:
     # ProcessPoolExecutor has no public way to stop a running task (3.14 adds
     # terminate_workers()); its process table is the documented-in-source way to do it.
     processes = list(getattr(executor, "_processes", {}).values())
+    results = getattr(executor, "_result_queue", None)
     executor.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         if process.is_alive():
@@ -298,3 +299,10 @@ def _terminate(executor: ProcessPoolExecutor) -> None:
         if process.is_alive():
             process.kill()
             process.join(1)
+    if results is not None and not any(process.is_alive() for process in processes):
+        # A worker killed while it was sending its result leaves half a message in the
+        # result pipe; the executor's manager thread then waits in recv() for the rest
+        # forever (this process holds the pipe's write end too, so no EOF comes), and
+        # interpreter exit, which joins that thread, hangs. With the workers gone, closing
+        # our write end turns the wait into EOF: the thread marks the pool broken and ends.
+        results._writer.close()
