@@ -17,6 +17,13 @@ from prefect_docai.samples.render import Style
 
 DOC_TYPES: tuple[str, ...] = DOCUMENT_TYPES
 LANGS: tuple[str, ...] = ("de", "en")
+OTHER_LOCALES: dict[str, tuple[str, ...]] = {
+    "fr": ("fr_FR",),
+    "nl": ("nl_NL",),
+    "it": ("it_IT",),
+    "es": ("es_ES",),
+}
+"""Locales of the languages only the grammar generator's invoices are written in."""
 
 
 @dataclass
@@ -94,6 +101,10 @@ def make_ctx(
     rng = random.Random(mixed)
     if lang == "de":
         locale = "de_DE"
+    elif lang in OTHER_LOCALES:
+        locales = OTHER_LOCALES[lang]
+        pick = rng.randrange(len(locales))
+        locale = locales[pick if seller_seed is None else seller_seed % len(locales)]
     else:
         pick = rng.randrange(len(template.en_locales))
         # one supplier writes from one country

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import random
+import re
 import unicodedata
 from dataclasses import dataclass
 from typing import Any
@@ -11,17 +12,50 @@ from typing import Any
 from faker import Faker
 from schwifty import IBAN
 from schwifty.registry import get_banks_by_country
+from stdnum import luhn
 from stdnum.de import stnr
+from stdnum.es import cif as es_cif
+from stdnum.fr import tva as fr_tva
 from stdnum.gb import vat as gb_vat
 from stdnum.iso7064 import mod_11_10
+from stdnum.it import iva as it_iva
+from stdnum.nl import btw as nl_btw
 
 COUNTRY_NAMES = {
     "de": {"DE": "Deutschland", "GB": "Vereinigtes Königreich", "US": "USA", "AT": "Österreich"},
     "en": {"DE": "Germany", "GB": "United Kingdom", "US": "United States", "AT": "Austria"},
 }
 
-LOCALE_COUNTRY = {"de_DE": "DE", "en_GB": "GB", "en_US": "US"}
-COUNTRY_CURRENCY = {"DE": "EUR", "GB": "GBP", "US": "USD", "AT": "EUR"}
+LOCALE_COUNTRY = {
+    "de_DE": "DE",
+    "en_GB": "GB",
+    "en_US": "US",
+    "fr_FR": "FR",
+    "nl_NL": "NL",
+    "it_IT": "IT",
+    "es_ES": "ES",
+}
+COUNTRY_CURRENCY = {
+    "DE": "EUR",
+    "GB": "GBP",
+    "US": "USD",
+    "AT": "EUR",
+    "FR": "EUR",
+    "NL": "EUR",
+    "IT": "EUR",
+    "ES": "EUR",
+}
+_EURO = ("FR", "NL", "IT", "ES")
+"""Countries of the grammar generator's other invoice languages (fr, nl, it, es)."""
+_TLD = {"DE": "de", "GB": "co.uk", "US": "com", "FR": "fr", "NL": "nl", "IT": "it", "ES": "es"}
+_ATTENTION = {
+    "GB": "FAO ",
+    "US": "Attn: ",
+    "FR": "À l'attention de ",
+    "NL": "t.a.v. ",
+    "IT": "Alla c.a. ",
+    "ES": "Att. ",
+}
 
 
 @functools.cache
@@ -94,6 +128,36 @@ def gb_vat_id(rng: random.Random) -> str:
             return f"GB{number}"
 
 
+def euro_vat_id(rng: random.Random, country: str) -> str:
+    """A VAT id of ``country`` (FR, NL, IT or ES) that passes its check-digit rules."""
+    if country == "FR":
+        body = f"{rng.randint(10_000_000, 99_999_999)}"
+        siren = body + luhn.calc_check_digit(body)
+        key = (12 + 3 * (int(siren) % 97)) % 97
+        number = f"FR{key:02d}{siren}"
+        valid = fr_tva.is_valid(number)
+    elif country == "NL":
+        while True:
+            body = f"{rng.randint(10_000_000, 99_999_999)}"
+            total = sum((9 - i) * int(d) for i, d in enumerate(body))
+            if total % 11 < 10:
+                number = f"NL{body}{total % 11}B{rng.choice(('01', '01', '02'))}"
+                break
+        valid = nl_btw.is_valid(number)
+    elif country == "IT":
+        body = f"{rng.randint(1_000_000, 9_999_999)}{rng.randint(1, 100):03d}"
+        number = f"IT{body}{luhn.calc_check_digit(body)}"
+        valid = it_iva.is_valid(number)
+    else:
+        body = f"{rng.randint(1_000_000, 9_999_999)}"
+        letter = rng.choice("ABB")
+        number = f"ES{letter}{body}{es_cif.calc_check_digits(letter + body)[0]}"
+        valid = es_cif.is_valid(number[2:])
+    if not valid:  # pragma: no cover - the constructions above are valid by design
+        raise ValueError(f"generated an invalid VAT id {number}")
+    return number
+
+
 def de_tax_number(rng: random.Random) -> str:
     """A Steuernummer in one of the common regional formats (e.g. ``143/123/45678``)."""
     forms = ("{a:03d}/{b:03d}/{c:05d}", "{a2:02d}/{b:03d}/{c:05d}", "{a:03d}/{b:04d}/{c4:04d}")
@@ -131,7 +195,7 @@ def _banks(country: str) -> list[Any]:
 
 
 def bank_account(rng: random.Random, country: str) -> tuple[str, str, str]:
-    """(IBAN, BIC, bank name) of a real bank in ``country`` (DE or GB)."""
+    """(IBAN, BIC, bank name) of a real bank in ``country`` (DE, GB, FR, NL, IT or ES)."""
     bank = rng.choice(_banks(country))
     if country == "GB":
         account = f"{rng.randint(10_000_000, 99_999_999)}"
@@ -159,6 +223,8 @@ def _street(fk: Faker, rng: random.Random, country: str) -> str:
     if country == "DE":
         suffix = rng.choice(["", "", "", "a", "b"])
         return f"{fk.street_name()} {number}{suffix}"
+    if country in _EURO:
+        return str(fk.street_address()).replace("\n", " ")
     return f"{number} {fk.street_name()}"
 
 
@@ -167,14 +233,17 @@ def address(fk: Faker, rng: random.Random, locale: str) -> tuple[str, str, str, 
     country = LOCALE_COUNTRY[locale]
     street = _street(fk, rng, country)
     state = fk.state_abbr() if country == "US" else ""
-    return street, fk.postcode(), fk.city(), country, state
+    postcode = str(fk.postcode())
+    if country == "NL" and re.fullmatch(r"\d{4}[A-Z]{2}", postcode):
+        postcode = f"{postcode[:4]} {postcode[4:]}"
+    return street, postcode, fk.city(), country, state
 
 
 def company(fk: Faker, rng: random.Random, locale: str, *, bank: bool = True) -> Party:
     street, postal, city, country, state = address(fk, rng, locale)
     name = fk.company().replace("\n", " ")
     domain = ascii_name(name.split()[0].lower())[:14] or "firma"
-    tld = {"DE": "de", "GB": "co.uk", "US": "com"}[country]
+    tld = _TLD[country]
     party = Party(
         name=name,
         street=street,
@@ -191,7 +260,9 @@ def company(fk: Faker, rng: random.Random, locale: str, *, bank: bool = True) ->
         party.tax_number = de_tax_number(rng) if rng.random() < 0.7 else None
     elif country == "GB":
         party.vat_id = gb_vat_id(rng)
-    if bank and country in ("DE", "GB"):
+    elif country in _EURO:
+        party.vat_id = euro_vat_id(rng, country)
+    if bank and country in ("DE", "GB", *_EURO):
         party.iban, party.bic, party.bank = bank_account(rng, country)
     return party
 
@@ -218,11 +289,8 @@ def customer(fk: Faker, rng: random.Random, locale: str) -> Party:
         if rng.random() < 0.5:
             party.vat_id = None
         if rng.random() < 0.4:
-            prefix = {
-                "DE": rng.choice(["z. Hd. ", "Herr ", "Frau ", ""]),
-                "GB": "FAO ",
-                "US": "Attn: ",
-            }[party.country]
+            german = rng.choice(["z. Hd. ", "Herr ", "Frau ", ""])  # drawn for every country
+            prefix = german if party.country == "DE" else _ATTENTION[party.country]
             party.contact = f"{prefix}{fk.first_name()} {fk.last_name()}".strip()
         return party
     return person(fk, rng, locale)

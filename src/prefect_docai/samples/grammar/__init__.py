@@ -5,7 +5,8 @@ handful of hand-made templates. A model trained only on those learns the templat
 generator instead draws, for every type, ``FAMILIES`` layout families from a grammar
 (letterhead kind, address and title order, reference-data arrangement, table columns and
 style, totals, page size, typeface, numbering, optional blocks) and fills them with
-wordings of its own (:mod:`.vocab`), German and English. Every document records its family
+wordings of its own (:mod:`.vocab`), German and English; invoices also in French, Dutch,
+Italian and Spanish (:mod:`.intl`, ``INVOICE_LANGS``). Every document records its family
 (``truth["family"]``, also ``template``), so whole families can be held out, and the two
 generators can be held out against each other.
 
@@ -20,11 +21,23 @@ import threading
 import zlib
 
 from prefect_docai.samples.core import DOC_TYPES, LANGS, GeneratedDocument, Template, make_ctx
+from prefect_docai.samples.grammar.intl import INTL_LANGS, compose_invoice_intl
 from prefect_docai.samples.grammar.kinds import COMPOSERS
 from prefect_docai.samples.grammar.layout import FAMILIES, Family, held_out
 from prefect_docai.samples.grammar.layout import family as layout_family
 
-__all__ = ["FAMILIES", "Family", "family_ids", "generate_varied", "layout_family", "template_id"]
+__all__ = [
+    "FAMILIES",
+    "INVOICE_LANGS",
+    "Family",
+    "family_ids",
+    "generate_varied",
+    "layout_family",
+    "template_id",
+]
+
+INVOICE_LANGS: tuple[str, ...] = (*LANGS, *INTL_LANGS)
+"""Languages of the grammar generator's invoices (other types: ``LANGS``, de and en)."""
 
 _LOCK = threading.Lock()
 
@@ -57,14 +70,15 @@ def generate_varied(
     """One document of ``doc_type`` in layout family ``family`` (None: picked from seed)."""
     if doc_type not in COMPOSERS:
         raise ValueError(f"unknown document type {doc_type!r}")
-    if lang not in LANGS:
-        raise ValueError(f"unsupported language {lang!r}; use one of {LANGS}")
+    languages = INVOICE_LANGS if doc_type == "invoice" else LANGS
+    if lang not in languages:
+        raise ValueError(f"unsupported language {lang!r} for {doc_type}; use one of {languages}")
     if family is None:
         family = zlib.crc32(f"grammar|{doc_type}|{seed}".encode()) % FAMILIES
     if not 0 <= family < FAMILIES:
         raise ValueError(f"family must be in 0..{FAMILIES - 1}")
     fam = layout_family(doc_type, family)
-    compose = COMPOSERS[doc_type]
+    compose = compose_invoice_intl if lang in INTL_LANGS else COMPOSERS[doc_type]
     # make_ctx seeds the document's randomness from the template id; a family stands in
     # for the template (its locale pick and Faker stream), and grammar ids never collide
     # with the template generator's.

@@ -39,6 +39,22 @@ _FACES = (
     "liberation-narrow",
     "vera",
 )
+_PAGES: dict[str, tuple[str, str]] = {
+    "fr": ("Page", "sur"),
+    "nl": ("Pagina", "van"),
+    "it": ("Pagina", "di"),
+    "es": ("Página", "de"),
+}
+
+
+def page_label(label: str, lang: str) -> str:
+    """An English page number (``Page 2 of 3``, ``Page 2/3``) in ``lang``'s words."""
+    if lang not in _PAGES:
+        return label
+    word, of = _PAGES[lang]
+    return label.replace("Page", word).replace(" of ", f" {of} ")
+
+
 _HEADERS = ("logo-left", "logo-right", "centered", "band", "name-only", "none", "sender-line")
 
 
@@ -182,6 +198,9 @@ class Flow:
             label = label.replace("Seite", "Page").replace(" von ", " of ")
         if key in ("page-of", "page-slash") and self.ctx.de:
             label = label.replace("Page", "Seite").replace(" of ", " von ")
+        if self.ctx.lang not in ("de", "en"):
+            label = label.replace("Seite", "Page").replace(" von ", " of ")
+            label = page_label(label, self.ctx.lang)
         pos = self.fam.numbering_pos
         y = 10.0 if pos == "top-right" else pen.height_mm - 10
         x, align = (self.right, "right") if pos != "bottom-center" else (pen.width_mm / 2, "center")
