@@ -40,6 +40,11 @@ the same for any fold. Learned scorers are trained
 and scored by ``training/invoices.py`` on these samples, with group folds (``group_folds``)
 and leave-one-source-out; it writes its figures next to the rules' in
 ``benchmarks/results/invoices_cv.json``.
+
+The confidence check of ``--key engine`` is in-sample: the shipped confidence map
+(``engines/data/invoice_confidence.json``) was fitted on these documents. Its held-out
+figures (group folds, and generated → visible) are those of ``training/calibration.py``
+(key ``calibration`` of the same results file).
 """
 
 from __future__ import annotations

@@ -1,11 +1,14 @@
-"""Check that the shipped classifier and splitter are what their training commands build.
+"""Check that the shipped classifier, splitter and invoice confidence map are what their
+training commands build.
 
     .venv/bin/python -m training.check [--corpus ../shared/corpus]   (make train-check)
 
 Retrains ``training.classifier`` and then ``training.splitter`` (on the freshly built
-classifier, as ``make train`` does) into a temporary folder with the shipped recipe
+classifier, as ``make train`` does) and ``training.calibration`` (the invoice fields'
+confidence map, about 2 minutes) into a temporary folder with the shipped recipe
 (defaults for every option), and compares the sha256 of each output with the file in
-``engines/data/``. Exit status 1 when any differs. About 6 minutes on 2 cores; not part of
+``engines/data/``. Exit status 1 when any differs. About 8 minutes on 2 cores (the
+invoice pages' words cached by ``benchmarks.invoices_cv``); not part of
 ``make test``.
 
 What it catches: a change to the sample generators, the page features, the training data
@@ -38,7 +41,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
     args = parser.parse_args()
-    env = {**os.environ, "OMP_THREAD_LIMIT": "1"}
+    env = {**os.environ, "OMP_THREAD_LIMIT": "1", "DOCAI_CORPUS": str(args.corpus)}
     failed = []
     with tempfile.TemporaryDirectory(prefix="docai-train-check-") as tmp:
         built_classifier = Path(tmp) / "classifier.npz"
@@ -67,6 +70,13 @@ def main() -> int:
                 built_splitter,
             ),
         ]
+        built_map = Path(tmp) / "invoice_confidence.json"
+        steps.append(
+            (
+                ["training.calibration", "--no-eval", "--out", str(built_map)],
+                built_map,
+            )
+        )
         for command, built in steps:
             print(f"$ python -m {' '.join(command)}", flush=True)
             subprocess.run([sys.executable, "-m", *command], cwd=ROOT, env=env, check=True)
@@ -82,7 +92,7 @@ def main() -> int:
     if failed:
         print(f"not reproduced by their trainers: {', '.join(failed)} (make train rebuilds them)")
         return 1
-    print("classifier.npz and splitter.joblib are what make train builds")
+    print("classifier.npz, splitter.joblib and invoice_confidence.json are what make train builds")
     return 0
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
 
+from prefect_docai.engines.calibration import ConfidenceMap
 from prefect_docai.engines.extract import detect_decimal_separator, format_amount
 from prefect_docai.engines.extract.amounts import close
 from prefect_docai.engines.extract.candidates import Candidate
@@ -14,6 +15,7 @@ from prefect_docai.engines.extract.tax import tax_breakdown, vat_ids
 from prefect_docai.engines.invoice import fields as F
 from prefect_docai.engines.invoice import scoring
 from prefect_docai.engines.invoice.checks import compute_checks
+from prefect_docai.engines.invoice.confidence import calibrated, shipped_map
 from prefect_docai.engines.invoice.items import line_items
 from prefect_docai.engines.invoice.parties import Party, parties
 from prefect_docai.engines.learned import Scorer
@@ -82,14 +84,20 @@ def _party(party: Party, vat: Candidate | None, tax_number: Candidate | None) ->
     )
 
 
+SHIPPED = "shipped"
+
+
 def extract_invoice(
     layouts: Sequence[PageLayout],
     source: str,
     models: Mapping[str, Scorer | None] | None = None,
+    confidence_map: ConfidenceMap | str | None = SHIPPED,
 ) -> InvoiceResult:
     """The invoice read from its page layouts. ``models``: the learned scorers to use per
     field (:data:`scoring.MODEL_FILES`; a field absent or ``None`` is read by the rules);
-    ``None`` uses those shipped in ``engines/data/``."""
+    ``None`` uses those shipped in ``engines/data/``. ``confidence_map``: what turns the
+    fields' raw scores into calibrated confidences (:mod:`.confidence`), ``SHIPPED`` the
+    one in ``engines/data/``, ``None`` keeps the raw scores."""
     tokens = [t.text for layout in layouts for row in layout.rows for t in row.tokens]
     separator = detect_decimal_separator(tokens)
 
@@ -142,7 +150,9 @@ def extract_invoice(
             for item in items
         ],
     )
-    return result.model_copy(update={"checks": compute_checks(result)})
+    result = result.model_copy(update={"checks": compute_checks(result)})
+    mapping = shipped_map() if confidence_map == SHIPPED else confidence_map
+    return calibrated(result, mapping if isinstance(mapping, ConfidenceMap) else None)
 
 
 def _complete_totals(

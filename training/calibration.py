@@ -1,0 +1,426 @@
+"""Fit the invoice fields' confidence map shipped as ``engines/data/invoice_confidence.json``
+(issue #14, point 2), and measure it on held-out folds.
+
+    OMP_THREAD_LIMIT=1 nice -n 10 .venv/bin/python -m training.calibration
+        [--folds 5] [--template-docs 48] [--grammar-docs 24] [--write | --out FILE] [--no-eval]
+
+Data: the samples of :mod:`benchmarks.invoices_cv` (visible corpus invoices grouped by
+seller, template-generator invoices grouped by template, grammar-generator invoices grouped
+by layout family), each read in both modes (text layer without the XML, and scanned through
+OCR; page words cached). Every field of :data:`engines.invoice.confidence.CALIBRATED` the
+engine reads with a value, and whose truth the benchmark scores (``counted``), is a row:
+its raw score and features (:data:`engines.invoice.confidence.FEATURES`), labelled 1 when
+its value is the truth.
+
+The raw scores are out-of-fold: the learned scorers shipped in ``engines/data/`` (today the
+invoice date's) are refitted per outer group fold by ``training.invoices.fit_field`` on the
+other folds, and each document is read with the ones that never saw its group — what the
+map meets on a new invoice (the shipped scorer's own training documents would give it
+optimistic raw scores). Map per field: an L2 logistic regression over the features, which
+features and strength chosen by inner group folds (:data:`SPECS`), its raw weight held ≥ 0
+(when the fit gives a negative one, the raw feature is dropped: weight 0), so the map is
+monotone in the raw score. Deterministic: ``--write`` gives the
+same bytes on every run.
+
+Evaluation (printed and written into ``benchmarks/results/invoices_cv.json``, key
+``calibration``), per mode, the share right among fields at confidence ≥ 0.9 and the
+expected calibration error (10 bins):
+
+* ``raw_shipped`` — the engine's raw scores with the shipped scorers (today's figure);
+* ``raw_oof`` — the raw scores the map is fitted on;
+* ``group_cv`` — the map fitted on the other folds' rows, applied to each fold's;
+* ``generated->visible`` — the map fitted on generated documents only, applied to the
+  visible corpus invoices (their raw scores are the out-of-fold ones above);
+* ``in_sample`` — fitted on every row, applied to every row (optimistic, for contrast).
+
+It also checks that the map changes no value: every document is read with and without it
+and the values compared (field F1 unchanged).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from benchmarks.invoices import normalize
+from benchmarks.invoices_cv import (
+    RESULTS,
+    ROOT,
+    Document,
+    all_samples,
+    confidence_report,
+    counted,
+    group_folds,
+    read_documents,
+    source_of,
+)
+
+from prefect_docai.engines.calibration import ConfidenceMap, FieldMap, raw_logit
+from prefect_docai.engines.invoice.confidence import CALIBRATED, FEATURES, MAP_FILE
+
+DATA = ROOT / "src" / "prefect_docai" / "engines" / "data"
+
+
+@dataclass(frozen=True)
+class Row:
+    doc: str
+    group: str
+    source: str
+    """``visible``, ``template`` or ``grammar``."""
+    mode: str
+    field: str
+    raw: float
+    extra: tuple[float, ...]
+    right: int
+
+    def x(self) -> list[float]:
+        return [raw_logit(self.raw), *self.extra]
+
+
+def rows_of(document: Document, result: Any) -> list[Row]:
+    """The calibrated fields of ``result`` (read from ``document``) the benchmark scores."""
+    from prefect_docai.engines.invoice.confidence import field_features
+
+    out = []
+    for name, (found, extra) in field_features(result).items():
+        if not counted(document, name):
+            continue
+        value = normalize(name, found.value)
+        if value is None:
+            continue
+        sample = document.sample
+        out.append(
+            Row(
+                sample.id,
+                sample.group,
+                sample.source,
+                document.mode,
+                name,
+                float(found.confidence),
+                tuple(extra),
+                int(value == sample.truth.get(name)),
+            )
+        )
+    return out
+
+
+def shipped_learned() -> list[str]:
+    from prefect_docai.engines.invoice.scoring import MODEL_FILES, shipped
+
+    return [name for name in MODEL_FILES if shipped(name) is not None]
+
+
+def read_raw(
+    documents: Sequence[Document], fold_of: dict[str, int], folds: int
+) -> tuple[list[Row], list[Row]]:
+    """Rows of every document: with the shipped scorers, and out-of-fold (the shipped
+    learned fields' scorers refitted without the document's fold)."""
+    from prefect_docai.engines.invoice.text import extract_invoice
+    from training import invoices as T
+
+    learned = shipped_learned()
+    shipped_rows: list[Row] = []
+    for document in documents:
+        layouts = document.layouts
+        result = extract_invoice(layouts, source_of(layouts), None, confidence_map=None)
+        shipped_rows += rows_of(document, result)
+    if not learned:
+        return shipped_rows, shipped_rows
+    items = [T.featurize(document) for document in documents]
+    oof_rows: list[Row] = []
+    for fold in range(folds):
+        train = [it for it in items if fold_of[it.document.sample.id] != fold]
+        models: dict[str, Any] = dict.fromkeys(T.LEARNED_FIELDS)
+        for name in learned:
+            models[name] = T.fit_field(train, name)
+        for item in items:
+            document = item.document
+            if fold_of[document.sample.id] != fold:
+                continue
+            layouts = document.layouts
+            result = extract_invoice(layouts, source_of(layouts), models, confidence_map=None)
+            oof_rows += rows_of(document, result)
+        print(f"  raw scores, fold {fold + 1}/{folds}", flush=True)
+    return shipped_rows, oof_rows
+
+
+SPECS: tuple[tuple[tuple[str, ...], float], ...] = (
+    (("raw",), 1.0),
+    (("raw", "ocr"), 1.0),
+    (FEATURES, 1.0),
+    (FEATURES, 0.1),
+)
+"""Maps tried per field: the features used (the others get weight 0) and the inverse L2
+strength, chosen by inner group folds (log loss of the held-out rows; ties: the first
+listed) over the rows a map is fitted on, never on the rows it is scored on."""
+INNER_FOLDS = 3
+
+
+def inner_folds(rows: Sequence[Row], folds: int) -> list[int]:
+    """Fold of each row, whole groups per fold (as ``benchmarks.invoices_cv.group_folds``:
+    groups by size then name, each to the lightest fold)."""
+    sizes: dict[str, int] = defaultdict(int)
+    for row in rows:
+        sizes[row.group] += 1
+    load = [0] * folds
+    fold_of: dict[str, int] = {}
+    for group in sorted(sizes, key=lambda g: (-sizes[g], g)):
+        target = min(range(folds), key=lambda f: (load[f], f))
+        fold_of[group] = target
+        load[target] += sizes[group]
+    return [fold_of[row.group] for row in rows]
+
+
+def fit_field(rows: Sequence[Row], used: tuple[str, ...], strength: float) -> FieldMap:
+    """One field's logistic map over the features ``used``, monotone in the raw score (a
+    negative raw weight drops the raw feature); one class only: a constant map at the
+    smoothed share right."""
+    from sklearn.linear_model import LogisticRegression
+
+    y = np.array([row.right for row in rows], dtype=int)
+    share = (y.sum() + 1) / (len(y) + 2)
+    constant = FieldMap((0.0,) * len(FEATURES), float(np.log(share / (1 - share))))
+    if len(set(y.tolist())) < 2:
+        return constant
+    x = np.array([row.x() for row in rows], dtype=float)
+    columns = [FEATURES.index(f) for f in used]
+    while True:
+        if not columns:
+            return constant
+        model = LogisticRegression(C=strength, max_iter=1000)
+        model.fit(x[:, columns], y)
+        coef = dict(zip(columns, model.coef_[0].tolist(), strict=True))
+        if 0 not in coef or coef[0] >= 0:
+            break
+        columns = [c for c in columns if c != 0]
+    return FieldMap(
+        tuple(coef.get(i, 0.0) for i in range(len(FEATURES))), float(model.intercept_[0])
+    )
+
+
+def _log_loss(entry: FieldMap, rows: Sequence[Row]) -> float:
+    total = 0.0
+    for row in rows:
+        p = min(max(entry.probability(row.raw, row.extra), 1e-6), 1 - 1e-6)
+        total -= np.log(p if row.right else 1 - p)
+    return float(total)
+
+
+CHOSEN: dict[str, list[list[Any]]] = defaultdict(list)
+
+
+def fit_map(rows: Sequence[Row], info: dict[str, Any] | None = None) -> ConfidenceMap:
+    """Per field a logistic map, its spec (:data:`SPECS`) chosen by inner group folds."""
+    by_field: dict[str, list[Row]] = defaultdict(list)
+    for row in rows:
+        by_field[row.field].append(row)
+    fields: dict[str, FieldMap] = {}
+    for name in CALIBRATED:
+        members = by_field.get(name, [])
+        if not members:
+            continue
+        fold_of = inner_folds(members, INNER_FOLDS)
+        best, best_loss = SPECS[0], float("inf")
+        for spec in SPECS:
+            loss = 0.0
+            for fold in range(INNER_FOLDS):
+                train = [r for r, f in zip(members, fold_of, strict=True) if f != fold]
+                test = [r for r, f in zip(members, fold_of, strict=True) if f == fold]
+                if train and test:
+                    loss += _log_loss(fit_field(train, *spec), test)
+            if loss < best_loss - 1e-9:
+                best, best_loss = spec, loss
+        CHOSEN[name].append([list(best[0]), best[1]])
+        fields[name] = fit_field(members, *best)
+    return ConfidenceMap(FEATURES, fields, info or {})
+
+
+def apply(confidence_map: ConfidenceMap, rows: Sequence[Row]) -> list[tuple[float, bool]]:
+    return [
+        (confidence_map.confidence(row.field, row.raw, row.extra), bool(row.right)) for row in rows
+    ]
+
+
+def raw_pairs(rows: Sequence[Row]) -> list[tuple[float, bool]]:
+    return [(row.raw, bool(row.right)) for row in rows]
+
+
+def per_mode(pairs_of: Any, rows: Sequence[Row], modes: Sequence[str]) -> dict[str, Any]:
+    """The confidence check per mode, per source within it and per field."""
+    out: dict[str, Any] = {}
+    for mode in modes:
+        subset = [r for r in rows if r.mode == mode]
+        entry: dict[str, Any] = {"all": confidence_report(pairs_of(subset))}
+        for source in ("visible", "template", "grammar"):
+            part = [r for r in subset if r.source == source]
+            if part:
+                entry[source] = confidence_report(pairs_of(part))
+        entry["fields"] = {
+            name: confidence_report(pairs_of([r for r in subset if r.field == name]))
+            for name in CALIBRATED
+            if any(r.field == name for r in subset)
+        }
+        out[mode] = entry
+    return out
+
+
+def reliability(pairs: Sequence[tuple[float, bool]]) -> list[list[float]]:
+    """Per confidence tenth with members: [bin low, fields, mean confidence, share right]."""
+    out = []
+    for low in range(10):
+        members = [
+            (c, r) for c, r in pairs if low / 10 <= c < (low + 1) / 10 or (low == 9 and c >= 1)
+        ]
+        if members:
+            out.append(
+                [
+                    low / 10,
+                    len(members),
+                    round(sum(c for c, _ in members) / len(members), 3),
+                    round(sum(r for _, r in members) / len(members), 3),
+                ]
+            )
+    return out
+
+
+def values_unchanged(documents: Sequence[Document], confidence_map: ConfidenceMap) -> int:
+    """Documents read with and without the map: the number whose values differ (0 expected:
+    the map changes confidences only)."""
+    from prefect_docai.engines.invoice.text import extract_invoice
+
+    def strip(result: Any) -> Any:
+        def walk(node: Any) -> Any:
+            if isinstance(node, dict):
+                return {k: walk(v) for k, v in node.items() if k != "confidence"}
+            if isinstance(node, list):
+                return [walk(v) for v in node]
+            return node
+
+        return walk(result.model_dump(mode="json"))
+
+    differ = 0
+    for document in documents:
+        layouts = document.layouts
+        source = source_of(layouts)
+        plain = extract_invoice(layouts, source, None, confidence_map=None)
+        mapped = extract_invoice(layouts, source, None, confidence_map=confidence_map)
+        differ += strip(plain) != strip(mapped)
+    return differ
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--folds", type=int, default=5)
+    parser.add_argument("--modes", default="text,scan")
+    parser.add_argument("--template-docs", type=int, default=48)
+    parser.add_argument("--grammar-docs", type=int, default=24)
+    parser.add_argument("--write", action="store_true", help=f"write engines/data/{MAP_FILE}")
+    parser.add_argument("--out", type=Path, default=None, help="write the map here instead")
+    parser.add_argument("--no-eval", action="store_true", help="only fit (and write)")
+    args = parser.parse_args(argv)
+    os.environ.setdefault("OMP_THREAD_LIMIT", "1")
+    modes = [m for m in args.modes.split(",") if m]
+    samples = all_samples(args.template_docs, args.grammar_docs)
+    fold_of = group_folds(samples, args.folds)
+    documents = read_documents(samples, modes, log=False)
+    everything = [d for mode in modes for d in documents[mode]]
+    shipped_rows, rows = read_raw(everything, fold_of, args.folds)
+    info = {
+        "trained_by": "python -m training.calibration --write",
+        "rows": len(rows),
+        "documents": len(samples),
+        "modes": modes,
+        "specs": [[list(used), strength] for used, strength in SPECS],
+    }
+    final = fit_map(rows, info)
+
+    if not args.no_eval:
+        cv_rows: list[Row] = []
+        calibrated_cv: dict[tuple[str, str, str], float] = {}
+        for fold in range(args.folds):
+            train = [r for r in rows if fold_of[r.doc] != fold]
+            test = [r for r in rows if fold_of[r.doc] == fold]
+            fold_map = fit_map(train)
+            for row in test:
+                calibrated_cv[(row.doc, row.mode, row.field)] = fold_map.confidence(
+                    row.field, row.raw, row.extra
+                )
+            cv_rows += test
+        generated = [r for r in rows if r.source != "visible"]
+        visible = [r for r in rows if r.source == "visible"]
+        loso = fit_map(generated)
+
+        def cv(part: Sequence[Row]) -> list[tuple[float, bool]]:
+            return [(calibrated_cv[(r.doc, r.mode, r.field)], bool(r.right)) for r in part]
+
+        report: dict[str, Any] = {
+            "command": "python -m training.calibration " + " ".join(argv or []),
+            "rows": len(rows),
+            "raw_shipped": per_mode(raw_pairs, shipped_rows, modes),
+            "raw_oof": per_mode(raw_pairs, rows, modes),
+            "group_cv": per_mode(cv, cv_rows, modes),
+            "generated->visible": {
+                "raw_oof": per_mode(raw_pairs, visible, modes),
+                "calibrated": per_mode(lambda part: apply(loso, part), visible, modes),
+            },
+            "in_sample": per_mode(lambda part: apply(final, part), rows, modes),
+            "reliability": {
+                mode: {
+                    name: {
+                        "raw_oof": reliability(
+                            raw_pairs([r for r in rows if r.mode == mode and r.field == name])
+                        ),
+                        "group_cv": reliability(
+                            cv([r for r in rows if r.mode == mode and r.field == name])
+                        ),
+                    }
+                    for name in CALIBRATED
+                }
+                for mode in modes
+            },
+            "chosen_final_then_per_fold_then_generated_only": CHOSEN,
+            "documents_whose_values_differ_with_the_map": values_unchanged(everything, final),
+        }
+        results: dict[str, Any] = json.loads(RESULTS.read_text()) if RESULTS.is_file() else {}
+        results["calibration"] = report
+        RESULTS.parent.mkdir(parents=True, exist_ok=True)
+        RESULTS.write_text(json.dumps(results, indent=1) + "\n")
+        for mode in modes:
+            for key, entry in (
+                ("raw shipped", report["raw_shipped"][mode]),
+                ("raw oof", report["raw_oof"][mode]),
+                ("group cv", report["group_cv"][mode]),
+                ("gen->visible raw", report["generated->visible"]["raw_oof"][mode]),
+                ("gen->visible map", report["generated->visible"]["calibrated"][mode]),
+                ("in-sample", report["in_sample"][mode]),
+            ):
+                line = " ".join(
+                    f"{src}: {e.get('right_at_0.9')}@{e.get('at_0.9')}/{e.get('fields')} "
+                    f"ECE {e.get('ece')}"
+                    for src, e in entry.items()
+                    if src != "fields"
+                )
+                print(f"{mode:<5} {key:<17} {line}")
+        print(
+            "documents whose values differ with the map:",
+            report["documents_whose_values_differ_with_the_map"],
+        )
+
+    if args.write or args.out is not None:
+        path = args.out if args.out is not None else DATA / MAP_FILE
+        path.write_text(final.to_json())
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        print(f"wrote {path} sha256 {digest}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
