@@ -33,8 +33,8 @@ Rows per decision:
   above, with the candidates' top and bottom rows first peeled by the row model
   (``engines.tables.extent``), which is trained on the same training split; the region model
   is then trained on the training split's peeled candidates;
-* ``rowsep in-sample`` / ``rowsep LOSO`` / ``rowsep k-fold`` (today's engine): as the three
-  ``rows`` rows, with the candidates' rows first regrouped by the row-separator model
+* ``rowsep in-sample`` / ``rowsep LOSO`` / ``rowsep k-fold`` (today's engine; ``--engine-only``
+  computes only these and ``rules``): as the three ``rows`` rows, with the candidates' rows first regrouped by the row-separator model
   (``engines.tables.rowsep``) trained on the same training split (its truth: the cell boxes
   of the generated and ICDAR pages in the split).
 
@@ -193,10 +193,19 @@ def _splits(runs: list[DocRun], folds: int) -> dict[str, list[tuple[list[int], l
 
 
 def run_all(
-    runs: list[DocRun], folds: int, rows: bool = True, rowsep: bool = True
+    runs: list[DocRun],
+    folds: int,
+    rows: bool = True,
+    rowsep: bool = True,
+    engine_only: bool = False,
 ) -> dict[str, dict[tuple[str, str], CvScore]]:
     out: dict[str, dict[tuple[str, str], CvScore]] = {}
     everything = list(range(len(runs)))
+    if engine_only:
+        out["rules"] = evaluate(runs, {i: [True] * len(runs[i].candidates) for i in everything})
+        for name, parts in _splits(runs, folds).items():
+            out[f"rowsep {name}"] = _with_rows(runs, parts, rowsep=True)
+        return out
     out["rules"] = evaluate(runs, {i: [True] * len(runs[i].candidates) for i in everything})
     keeps: dict[int, list[bool]] = {}
     _apply(fit(runs), runs, everything, keeps)
@@ -243,6 +252,11 @@ def main() -> int:
     parser.add_argument("--scanned", type=int, default=150)
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--no-cache", action="store_true")
+    parser.add_argument(
+        "--engine-only",
+        action="store_true",
+        help="only the rules and today's engine (rowsep in-sample / LOSO / k-fold)",
+    )
     args = parser.parse_args()
     os.environ.setdefault("OMP_THREAD_LIMIT", "1")
     corpus = corpus_dir()
@@ -251,7 +265,7 @@ def main() -> int:
         return 0
     with tempfile.TemporaryDirectory(prefix="docai-tables-cv-") as work:
         runs = collect(corpus, args.generated, args.scanned, Path(work), not args.no_cache)
-    results = run_all(runs, args.folds)
+    results = run_all(runs, args.folds, engine_only=args.engine_only)
     header = (
         f"{'decision':<16} {'mode':<5} {'set':<10} {'detP':>5} {'detR':>5} {'cellF1':>6} "
         f"{'cellF1*':>7} {'adjF1':>6} {'s/page':>6} {'tables':>6}"

@@ -57,7 +57,6 @@ from typing import Any
 from benchmarks.tables import Doc, GtTable, _overlap, cell_counts, corpus_dir, f1, load_corpus
 
 from prefect_docai.engines.pluginspec import EngineOptions
-from prefect_docai.engines.tables.engine import page_candidates
 from prefect_docai.engines.tables.extent import (
     ROW_FEATURE_NAMES,
     ROW_MODEL_FILE,
@@ -66,8 +65,10 @@ from prefect_docai.engines.tables.extent import (
     row_features,
     slice_rows,
 )
+from prefect_docai.engines.tables.finders import find_tables
 from prefect_docai.engines.tables.geometry import PageInput
 from prefect_docai.engines.tables.grid import GridTable
+from prefect_docai.engines.tables.inputs import page_inputs
 from prefect_docai.engines.tables.regions import (
     FEATURE_NAMES,
     MODEL_FILE,
@@ -124,15 +125,20 @@ class DocRun:
     cell boxes (generated pages, ICDAR)."""
 
 
+_INPUT_FILES = ("inputs.py", "geometry.py", "deskew.py", "rulings.py")
+"""The modules of ``engines/tables`` that make a page's inputs (words, rulings), with
+``engines/page``: the cache of page inputs (the OCR pass) is keyed on them only, so a change
+to the finders or the models reuses it."""
+
+
 def _engine_key() -> str:
+    """Digest of the code that makes the pages' inputs (``inputs.page_inputs``)."""
     src = ROOT / "src" / "prefect_docai" / "engines"
-    parts = sorted((src / "tables").glob("*.py")) + sorted((src / "page").glob("*.py"))
+    parts = [src / "tables" / name for name in _INPUT_FILES] + sorted((src / "page").glob("*.py"))
     digest = hashlib.sha256()
     for path in parts:
-        if path.name in ("regions.py", "extent.py", "rowsep.py"):
-            continue
         digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
+    return "inputs-" + digest.hexdigest()[:16]
 
 
 def _grid(table: GridTable) -> Grid:
@@ -146,20 +152,24 @@ def _grid(table: GridTable) -> Grid:
 def _extract(
     data: bytes, key: str, cache: bool
 ) -> tuple[list[tuple[PageInput, list[GridTable]]], float]:
+    """The pages' candidates and the CPU seconds the engine spends on them; the page inputs
+    (the OCR pass) come from the cache when there, the finders always run."""
     path = CACHE / _engine_key() / f"{key}.pickle"
     if cache and path.exists():
         with path.open("rb") as fh:
-            found, seconds = pickle.load(fh)
-        return found, seconds
-    options = EngineOptions(languages=("eng",), output_formats=("JSON",))
+            pages, seconds = pickle.load(fh)
+    else:
+        options = EngineOptions(languages=("eng",), output_formats=("JSON",))
+        t0 = time.process_time()
+        pages, _ = page_inputs(data, options)
+        seconds = time.process_time() - t0
+        if cache:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with path.open("wb") as fh:
+                pickle.dump((pages, seconds), fh)
     t0 = time.process_time()
-    found, _ = page_candidates(data, options)
-    seconds = time.process_time() - t0
-    if cache:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("wb") as fh:
-            pickle.dump((found, seconds), fh)
-    return found, seconds
+    found = [(page, find_tables(page)) for page in pages]
+    return found, seconds + time.process_time() - t0
 
 
 def label(run: DocRun, page: int, box: Box, grid: Grid) -> int:

@@ -1,0 +1,122 @@
+"""What the table finders work on: each page's words (text layer, or the page's single OCR
+pass turned straight, ``deskew.py``) and its rulings (PDF vector graphics on born-digital
+pages, OpenCV line detection on the raster otherwise)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from prefect_docai.engines.page.document import Document, Page, load_document
+from prefect_docai.engines.pluginspec import EngineOptions
+from prefect_docai.engines.tables.deskew import straighten_image, straighten_words
+from prefect_docai.engines.tables.geometry import Box, PageInput, PointWord, Ruling
+from prefect_docai.engines.tables.rulings import raster_segments, vector_segments
+
+RULING_DPI = 200
+"""Raster resolution for line detection on scans: rules are long, 200 dpi is plenty."""
+OCR_DPI = 300
+
+
+def page_inputs(data: bytes, options: EngineOptions) -> tuple[list[PageInput], int]:
+    """Every page's words (text layer or OCR, straightened) and rulings, and the page
+    count: what the table finders (``finders.find_tables``) work on."""
+    with load_document(data, languages=options.languages, dpi=OCR_DPI) as document:
+        document.prefetch()
+        pages = [_page_input(document, page) for page in document.pages]
+        vector = _vector_rulings(document, pages)
+        for page_input in pages:
+            if page_input.number in vector:
+                page_input.segments, page_input.fills = vector[page_input.number]
+            else:
+                page_input.segments = _raster_rulings(
+                    document.page(page_input.number), page_input.skew
+                )
+            if page_input.ocr:
+                page_input.words = strip_rule_glyphs(page_input.words, page_input.segments)
+        page_count = document.page_count
+    return pages, page_count
+
+
+def _page_input(document: Document, page: Page) -> PageInput:
+    w, h = page.width, page.height
+    words = [PointWord.of(word, w, h) for word in page.words if word.text.strip()]
+    ocr = page.source == "ocr"
+    skew = page.skew if ocr else 0.0
+    words = straighten_words(words, skew, w, h)
+    return PageInput(page.number, w, h, _dedupe(words), ocr=ocr, skew=skew)
+
+
+def _dedupe(words: list[PointWord]) -> list[PointWord]:
+    """Drop words drawn twice at (almost) the same place: fake bold and shadow effects
+    overprint text, which would otherwise double cells or rows."""
+    kept: list[PointWord] = []
+    seen: dict[str, list[Box]] = {}
+    for word in words:
+        boxes = seen.setdefault(word.text, [])
+        area = max(1e-6, word.box.width * word.box.height)
+        if any(word.box.intersection_area(b) > 0.6 * area for b in boxes):
+            continue
+        boxes.append(word.box)
+        kept.append(word)
+    return kept
+
+
+def _vector_rulings(
+    document: Document, pages: list[PageInput]
+) -> dict[int, tuple[list[Ruling], list[Box]]]:
+    """Vector rules for born-digital, unrotated PDF pages (rotated pages and scans use the
+    raster, which is always upright)."""
+    pdf = document.pdf_bytes
+    if pdf is None:
+        return {}
+    wanted = [p.number for p in pages if not p.ocr and document.page(p.number).rotation == 0]
+    if not wanted:
+        return {}
+    return vector_segments(pdf, wanted)
+
+
+def _raster_rulings(page: Page, skew: float = 0.0) -> list[Ruling]:
+    """Rules found on the page raster, turned by ``skew`` degrees first (the frame the
+    page's words were straightened into): a long rule on a skewed scan is a slanted band
+    the line finder would drop."""
+    image = page.render(RULING_DPI, grayscale=True)
+    gray = straighten_image(np.asarray(image, dtype=np.uint8), skew)
+    # the render may be smaller than asked (huge pages): take the scale from its size
+    return raster_segments(gray, gray.shape[1] * 72.0 / page.width)
+
+
+_OPENERS = "[({"
+_CLOSERS = "])}"
+
+
+def _unbalanced(text: str, bracket: str) -> bool:
+    pair = (
+        _OPENERS[_CLOSERS.index(bracket)]
+        if bracket in _CLOSERS
+        else _CLOSERS[_OPENERS.index(bracket)]
+    )
+    return text.count(bracket) > text.count(pair)
+
+
+def strip_rule_glyphs(words: list[PointWord], segments: list[Ruling]) -> list[PointWord]:
+    """OCR reads a table rule touching a word as part of it (``|Percent|``, ``25.0]``):
+    drop ``|`` at word ends, and an unbalanced bracket where a vertical rule runs."""
+    verticals = [s for s in segments if not s.horizontal]
+    out: list[PointWord] = []
+    for w in words:
+        text = w.text
+
+        def near(x: float, word: PointWord = w) -> bool:
+            return any(
+                abs(v.x0 - x) <= 4 and min(v.y0, v.y1) <= word.box.cy <= max(v.y0, v.y1)
+                for v in verticals
+            )
+
+        text = text.strip("|")
+        if len(text) > 1 and text[-1] in _CLOSERS and _unbalanced(text, text[-1]):
+            text = text[:-1] if near(w.box.x1) else text
+        if len(text) > 1 and text[0] in _OPENERS and _unbalanced(text, text[0]):
+            text = text[1:] if near(w.box.x0) else text
+        if text:
+            out.append(w.with_text(text) if text != w.text else w)
+    return out
