@@ -344,7 +344,7 @@ def shown_fields(sample: Sample, text_layouts: Sequence[Any]) -> frozenset[str]:
     for layout in text_layouts:
         for row in layout.rows:
             for start in range(len(row.tokens)):
-                hit = date_in(row.tokens[start : start + 4])
+                hit = date_in(row.tokens[start : start + 5], every_language=True)
                 if hit is not None:
                     dates.add(hit[0].isoformat())
     amounts = set().union(*(_printed_amounts(row) for row in rows)) if rows else set()

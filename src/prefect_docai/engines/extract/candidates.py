@@ -41,8 +41,8 @@ def strip_currency(text: str) -> tuple[str, str | None]:
             return value.strip(symbol).strip(), code
     upper = value.upper()
     for code in CURRENCY_CODES:
-        if upper.startswith(code) and upper[len(code):][:1].isdigit():
-            return value[len(code):], code
+        if upper.startswith(code) and upper[len(code) :][:1].isdigit():
+            return value[len(code) :], code
         if upper.endswith(code) and upper[: -len(code)][-1:].isdigit():
             return value[: -len(code)], code
     return value, None
@@ -83,16 +83,20 @@ def _code(text: str) -> str | None:
     return value.upper() if value.upper() in CURRENCY_CODES else None
 
 
-def date_in(tokens: Sequence[Word], month_first: bool = False) -> tuple[date, tuple[Word, ...]] | None:
+def date_in(
+    tokens: Sequence[Word], month_first: bool = False, *, every_language: bool = False
+) -> tuple[date, tuple[Word, ...]] | None:
     """The first date in a token run (numeric in one token, or up to four tokens with a
-    month name such as ``7. Mai 2014``)."""
+    month name such as ``7. Mai 2014``; with ``every_language`` also Italian and Spanish
+    names and five tokens: ``5 de marzo de 2024``)."""
+    widths = (1, 3, 2, 4, 5) if every_language else (1, 3, 2, 4)
     for start in range(len(tokens)):
-        for width in (1, 3, 2, 4):
+        for width in widths:
             piece = tokens[start : start + width]
             if len(piece) < width:
                 continue
             text = " ".join(t.text for t in piece)
-            parsed = parse_date(text, month_first=month_first)
+            parsed = parse_date(text, month_first=month_first, every_language=every_language)
             if parsed is not None:
                 return parsed, tuple(piece)
     return None

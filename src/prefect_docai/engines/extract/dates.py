@@ -1,4 +1,5 @@
-"""Dates and times as printed (numeric day-first/ISO formats, month names in de/en/fr/nl)."""
+"""Dates and times as printed (numeric day-first/ISO formats, month names in de/en/fr/nl;
+with ``every_language`` also Dutch abbreviations, Italian and Spanish)."""
 
 from __future__ import annotations
 
@@ -13,10 +14,113 @@ _COMPACT = re.compile(r"^(\d{4})(\d{2})(\d{2})$")
 _TIME = re.compile(r"^(\d{1,2})[:.h](\d{2})(?::(\d{2}))?\s*([AaPp][Mm])?$")
 
 MONTH_WORDS: frozenset[str] = frozenset(
-    ["jan", "januar", "january", "janvier", "januari", "janv", "feb", "februar", "february", "février", "fevrier", "februari", "févr", "fevr", "mär", "mrz", "märz", "march", "mars", "maart", "mar", "apr", "april", "avril", "avr", "mai", "may", "mei", "juni", "june", "juin", "jun", "juli", "july", "juillet", "juil", "jul", "aug", "august", "august", "août", "aout", "augustus", "sep", "sept", "september", "septembre", "okt", "oktober", "october", "octobre", "oct", "oktober", "nov", "november", "novembre", "dez", "dezember", "december", "décembre", "decembre", "dec"]
+    [
+        "jan",
+        "januar",
+        "january",
+        "janvier",
+        "januari",
+        "janv",
+        "feb",
+        "februar",
+        "february",
+        "février",
+        "fevrier",
+        "februari",
+        "févr",
+        "fevr",
+        "mär",
+        "mrz",
+        "märz",
+        "march",
+        "mars",
+        "maart",
+        "mar",
+        "apr",
+        "april",
+        "avril",
+        "avr",
+        "mai",
+        "may",
+        "mei",
+        "juni",
+        "june",
+        "juin",
+        "jun",
+        "juli",
+        "july",
+        "juillet",
+        "juil",
+        "jul",
+        "aug",
+        "august",
+        "august",
+        "août",
+        "aout",
+        "augustus",
+        "sep",
+        "sept",
+        "september",
+        "septembre",
+        "okt",
+        "oktober",
+        "october",
+        "octobre",
+        "oct",
+        "oktober",
+        "nov",
+        "november",
+        "novembre",
+        "dez",
+        "dezember",
+        "december",
+        "décembre",
+        "decembre",
+        "dec",
+    ]
 )
 
 _LANGUAGES = ["de", "en", "fr", "nl"]
+
+OTHER_MONTH_WORDS: frozenset[str] = frozenset(
+    [
+        "mrt",
+        "gennaio",
+        "febbraio",
+        "marzo",
+        "aprile",
+        "maggio",
+        "giugno",
+        "luglio",
+        "agosto",
+        "settembre",
+        "ottobre",
+        "dicembre",
+        "gen",
+        "mag",
+        "giu",
+        "lug",
+        "ago",
+        "set",
+        "ott",
+        "dic",
+        "enero",
+        "febrero",
+        "abril",
+        "mayo",
+        "junio",
+        "julio",
+        "septiembre",
+        "setiembre",
+        "octubre",
+        "noviembre",
+        "diciembre",
+        "ene",
+        "abr",
+    ]
+)
+"""Month names read only with ``every_language`` (the invoice engine: issue #14)."""
+_ALL_LANGUAGES = [*_LANGUAGES, "it", "es"]
 
 
 def _valid(year: int, month: int, day: int) -> date | None:
@@ -28,11 +132,14 @@ def _valid(year: int, month: int, day: int) -> date | None:
         return None
 
 
-def parse_date(text: str, *, month_first: bool = False) -> date | None:
+def parse_date(
+    text: str, *, month_first: bool = False, every_language: bool = False
+) -> date | None:
     """A printed date → :class:`date`; ``None`` when the text is not one date.
 
     Numeric dates are day-first (DE/FR/NL/UK custom) unless ``month_first`` (US documents)
-    or day-first is impossible; dates with month names go to dateparser.
+    or day-first is impossible; dates with month names go to dateparser (de/en/fr/nl, and
+    it/es with ``every_language``).
     """
     value = text.strip().strip(",;:()").strip()
     if not value:
@@ -50,20 +157,21 @@ def parse_date(text: str, *, month_first: bool = False) -> date | None:
             day, month = month, day
         return _valid(year, month, day)
     words = re.findall(r"[^\W\d_]+", value.lower())
-    if not words or not any(w.rstrip(".") in MONTH_WORDS for w in words):
+    months = MONTH_WORDS | OTHER_MONTH_WORDS if every_language else MONTH_WORDS
+    if not words or not any(w.rstrip(".") in months for w in words):
         return None
     if not re.search(r"\d{4}", value):
         return None
-    return _dateparse(value)
+    return _dateparse(value, every_language)
 
 
 @lru_cache(maxsize=4096)
-def _dateparse(value: str) -> date | None:
+def _dateparse(value: str, every_language: bool = False) -> date | None:
     import dateparser
 
     parsed = dateparser.parse(
         value,
-        languages=_LANGUAGES,
+        languages=_ALL_LANGUAGES if every_language else _LANGUAGES,
         settings={"DATE_ORDER": "DMY", "PREFER_DAY_OF_MONTH": "first", "STRICT_PARSING": True},
     )
     if parsed is None:

@@ -76,6 +76,16 @@ def _id_from(tokens: Sequence[Word]) -> tuple[str, Word] | None:
     return None
 
 
+def _title_id(title: Sequence[Word], tokens: Sequence[Word]) -> tuple[str, Word] | None:
+    """The number closing a short title line ("Fattura di vendita 283/2025", "Note
+    d'honoraires FAC2025001"): its last token, when the words before it are all letters."""
+    if len(title) > 6 or not tokens or tokens[-1] is not title[-1]:
+        return None
+    if any(any(c.isdigit() for c in t.text) for t in tokens[:-1]):
+        return None
+    return _id_from(tokens[-1:])
+
+
 def invoice_number(layouts: Sequence[PageLayout]) -> Candidate | None:
     found: list[Candidate] = []
     for pattern, strength in (
@@ -88,6 +98,8 @@ def invoice_number(layouts: Sequence[PageLayout]) -> Candidate | None:
         for layout, row, segment, end in label_hits(layouts, pattern, whole_rows=whole):
             for tokens, factor in value_runs(layout, row, segment, end):
                 hit = _id_from(tokens)
+                if hit is None and pattern is L.INVOICE_TITLE:
+                    hit = _title_id(segment.tokens, tokens)
                 if hit is not None:
                     page_factor = 1.0 if layout.page == 1 else 0.9
                     # A label inside running text ("... bitte Belegnummer 4711 angeben")
@@ -111,11 +123,17 @@ def labelled_date(
     strength: float = 1.0,
     *,
     whole_rows: bool = False,
+    unless: re.Pattern[str] | None = None,
 ) -> list[Candidate]:
+    """Dates after (or under) a label matching ``pattern``; labels also matching ``unless``
+    are another date's ("Date de livraison" is a ``date`` label, but not the invoice's)."""
     found: list[Candidate] = []
     for layout, row, segment, end in label_hits(layouts, pattern, whole_rows=whole_rows):
+        # the label's words: the segment up to its first digit
+        if unless is not None and unless.search(re.split(r"\d", fold(segment.text), maxsplit=1)[0]):
+            continue
         for tokens, factor in value_runs(layout, row, segment, end):
-            hit = date_in(tokens[:6])
+            hit = date_in(tokens[:6], every_language=True)
             if hit is not None:
                 value, used = hit
                 found.append(
@@ -134,13 +152,16 @@ def dates(
     the top third of page 1 (letter date position)."""
     due = best(labelled_date(layouts, L.DUE_DATE))
     delivery = best(labelled_date(layouts, L.DELIVERY_DATE))
-    taken = {c.value for c in (due, delivery) if c is not None}
+    ordered = labelled_date(layouts, L.ORDER_DATE)
+    others = [c for c in (due, delivery, *ordered) if c is not None]
+    taken = {c.value for c in others}
+    claimed = {id(t) for c in others for t in c.tokens}
     invoice = labelled_date(layouts, L.INVOICE_DATE) + labelled_date(
         layouts, L.INVOICE_DATE_IN_TITLE, 0.95, whole_rows=True
     )
     generic = [
         c
-        for c in labelled_date(layouts, L.GENERIC_DATE, 0.75)
+        for c in labelled_date(layouts, L.GENERIC_DATE, 0.75, unless=_OTHER_DATE)
         if c.value not in taken or not invoice
     ]
     invoice_best = best(invoice + generic)
@@ -149,7 +170,9 @@ def dates(
         for row in first.rows:
             if row.bbox[1] > 0.45:
                 break
-            hit = date_in(row.tokens)
+            hit = date_in(row.tokens, every_language=True)
+            if hit is not None and any(id(t) in claimed for t in hit[1]):
+                continue  # the delivery, due or order date printed first
             if hit is not None:
                 value, used = hit
                 invoice_best = Candidate(
@@ -162,6 +185,11 @@ def dates(
         )
     return invoice_best, due, delivery
 
+
+_OTHER_DATE = re.compile(
+    "|".join(f"(?:{p.pattern})" for p in (L.DUE_DATE, L.DELIVERY_DATE, L.ORDER_DATE)), re.I
+)
+"""Labels of dates that are not the invoice's."""
 
 _NUMERIC_DATE = re.compile(r"^(\d{1,2})[./-](\d{1,2})[./-](\d{2}|\d{4})$")
 _TERM_DAYS = re.compile(r"(\d{1,3})\s*(?:days|tage[n]?|jours|dagen|giorni|d[ií]as)\b", re.I)

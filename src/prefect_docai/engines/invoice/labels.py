@@ -1,4 +1,4 @@
-"""Label dictionaries (German, English, French, Dutch; Italian and Spanish totals) as
+"""Label dictionaries (German, English, French, Dutch, Italian, Spanish) as
 regular expressions over folded (lower-case, blank-collapsed) segment text."""
 
 from __future__ import annotations
@@ -28,13 +28,21 @@ INVOICE_NUMBER = _rx(
     r"avoir\s*n[°o]",
     r"factuur\s*(?:nummer|nr\.?)",
     r"factuurnummer",
+    r"r[ée]f(?:[ée]rence)?\.?\s*(?:de\s*(?:la\s*)?)?facture",
+    r"fattura\s*(?:n\.?|nr\.?|n[°o]|num(?:ero|\.))(?=\s|$|\d|:)",
+    r"(?:numero|n\.|nr\.?)\s*(?:della\s*)?fattura",
+    r"(?:numero|n\.)\s*documento",
+    r"documento\s*n\.",
+    r"factura\s*(?:n\.?\s*[ºo°]\.?|n[úu]m(?:ero|\.)?)(?=\s|$|\d|:)",
+    r"(?:n\.?\s*[ºo°]\.?|n[úu]mero|num\.)\s*(?:de\s*)?factura",
     r"document\s*(?:no\.?|number)",
     r"bill\s*(?:no\.?|number)",
     r"receipt\s*(?:no\.?|number)",
 )
 INVOICE_NUMBER_IN_TITLE = _rx(
     rf"^(?:\S+\s)?(?:handels)?rechnung\b(?:{_OTHER_DOCUMENT}[^:]){{0,40}}?\s(?:nr\.?|no\.?|#)(?=\s|$)",
-    rf"^(?:\S+\s)?(?:invoice|facture|factuur)\b(?:{_OTHER_DOCUMENT}[^:]){{0,30}}?\s(?:no\.?|nr\.?|n°|#)(?=\s|$)",
+    rf"^(?:\S+\s)?(?:invoice|facture|factuur|fattura|factura)\b(?:{_OTHER_DOCUMENT}[^:]){{0,30}}?"
+    r"\s(?:no\.?|nr\.?|n°|n\.|n\.?º|n\.?º\.?|#)(?=\s|$)",
 )
 ADDRESS_KEY = _rx(
     r"^(?:name|firma|anschrift|adresse|address|stra(?:ß|ss)e|street|ort|city|"
@@ -51,11 +59,14 @@ ORDER_NUMBER = _rx(
 )
 """Order documents (Order-X) carry an order number where an invoice has its number."""
 INVOICE_TITLE = _rx(
-    r"^(?:handels)?rechnung\b",
-    r"^invoice\b",
+    r"^[^\W\d_]*rechnung\b",
+    r"^(?:[^\W\d_]+\s)?invoice\b",
     r"^tax\s+invoice\b",
     r"^facture\b",
-    r"^factuur\b",
+    r"^note\s+d['’]?\s*honoraires\b",
+    r"^[^\W\d_]*factuur\b",
+    r"^fattura\b",
+    r"^factura\b",
     r"^gutschrift\b",
     r"^credit\s+note\b",
     r"^avoir\b",
@@ -67,18 +78,28 @@ INVOICE_DATE = _rx(
     r"datum\s*der\s*rechnung",
     r"belegdatum",
     r"ausstellungsdatum",
-    r"date\s*de\s*(?:la\s*)?facture",
+    r"date\s*de\s*(?:la\s*)?factur(?:e|ation)",
+    r"date\s*facture",
+    r"date\s*d['’]?\s*[ée]mission",
+    r"[ée]mise?\s*le\b",
     r"factuurdatum",
+    r"(?:datum|date)\s*factuur",
+    r"factuur\s*datum",
+    r"data\s*(?:della\s*)?fattura",
+    r"data\s*(?:di\s*)?emissione",
+    r"data\s*documento",
+    r"fecha\s*(?:de\s*)?(?:la\s*)?factura",
+    r"fecha\s*(?:de\s*)?(?:emisi[óo]n|expedici[óo]n)",
     r"issue\s*date",
     r"date\s*issued",
     r"invoice\s*issued",
     r"gutschriftsdatum",
     r"tax\s*point",
 )
-GENERIC_DATE = _rx(r"\bdatum\b", r"\bdate\b", r"\bdated\b", r"^den\b")
+GENERIC_DATE = _rx(r"\bdatum\b", r"\bdate\b", r"\bdated\b", r"^den\b", r"^data\b", r"^fecha\b")
 INVOICE_DATE_IN_TITLE = _rx(
-    rf"(?:rechnung|invoice|facture|factuur|gutschrift)\b(?:{_OTHER_DOCUMENT}.){{0,60}}?\s"
-    r"(?:vom|dated|du|van|issued(?:\s+(?:at|on))?)(?=\s|$)",
+    rf"(?:rechnung|invoice|facture|factuur|fattura|factura|gutschrift)\b(?:{_OTHER_DOCUMENT}.){{0,60}}?\s"
+    r"(?:vom|dated|du|van|del|issued(?:\s+(?:at|on))?)(?=\s|$)",
 )
 DUE_DATE = _rx(
     r"f[äa]llig(?:keit(?:sdatum)?|\s*am|\s*bis)?",
@@ -93,6 +114,11 @@ DUE_DATE = _rx(
     r"vervaldatum",
     r"uiterste\s*betaaldatum",
     r"date\s*limite",
+    r"te\s*betalen\s*v[óo]{1,2}r",
+    r"[àa]\s*payer\s*avant",
+    r"scadenza",
+    r"vencimiento",
+    r"fecha\s*l[íi]mite",
 )
 DELIVERY_DATE = _rx(
     r"liefer-?\s*(?:und\s*leistungs)?datum",
@@ -104,7 +130,35 @@ DELIVERY_DATE = _rx(
     r"service\s*date",
     r"date\s*de\s*livraison",
     r"lever(?:ings)?datum",
+    r"service\s*period",
+    r"billing\s*period",
+    r"period\s*of\s*(?:supply|service)",
+    r"date\s*de\s*(?:la\s*)?prestation",
+    r"livr[ée]e?s?\s*le\b",
+    r"date\s*d['’]?\s*ex[ée]cution",
+    r"p[ée]riode",
+    r"datum\s*levering",
+    r"prestatiedatum",
+    r"data\s*(?:di\s*)?(?:consegna|spedizione|ddt)",
+    r"\bperiodo\b",
+    r"\bper[íi]odo\b",
+    r"competenza",
+    r"fecha\s*(?:de\s*)?(?:entrega|servicio|env[íi]o|operaci[óo]n)",
 )
+ORDER_DATE = _rx(
+    r"order\s*date",
+    r"date\s*of\s*order",
+    r"bestell(?:ungs)?datum",
+    r"auftragsdatum",
+    r"date\s*de\s*(?:la\s*)?commande",
+    r"commande\s*du\b",
+    r"orderdatum",
+    r"besteldatum",
+    r"data\s*(?:dell['’]?\s*)?ordine",
+    r"ordine\s*del\b",
+    r"fecha\s*(?:de\s*)?pedido",
+)
+"""A date that is not the invoice's: when the order was placed."""
 DELIVERY_ADDRESS = _rx(
     r"liefer(?:adresse|anschrift)",
     r"delivery\s*address",
@@ -242,6 +296,12 @@ SELLER_LABEL = _rx(
     r"^[ée]metteur\b",
     r"^verkoper\b",
     r"^leverancier\b",
+    r"^cedente\b",
+    r"^fornitore\b",
+    r"^mittente\b",
+    r"^emisor\b",
+    r"^proveedor\b",
+    r"^vendedor\b",
 )
 BUYER_LABEL = _rx(
     r"^k[äa]ufer\b",
@@ -264,6 +324,12 @@ BUYER_LABEL = _rx(
     r"^factuuradres\b",
     r"^k[äa]ufer/",
     r"^empf[äa]nger\b",
+    r"^cessionario\b",
+    r"^committente\b",
+    r"^destinatario\b",
+    r"^spett\.?\s*le\b",
+    r"^cliente\b",
+    r"^facturar\s+a\b",
 )
 
 TAX_NUMBER = _rx(r"steuer[\s-]*(?:nummer|nr\.?)", r"st\.?[\s-]*nr\.?", r"stnr", r"tax\s*number")
@@ -288,7 +354,9 @@ LEGAL_FORM = re.compile(
     r"(?:^|\s)(?:gmbh(?:\s*&\s*co\.?\s*kg)?|ag|kg|ohg|ug(?:\s*\(haftungsbeschränkt\))?|e\.\s?k\.|"
     r"e\.\s?v\.|a\.\s?g\.|gbr|mbh|se|kgaa|ltd\.?|limited|inc\.?|llc|llp|plc|corp\.?|"
     r"corporation|company|co\.|b\.\s?v\.|n\.\s?v\.|bvba|sarl|s\.a\.r\.l\.|sas|sa|s\.a\.|"
-    r"eurl|gmbh\s*&\s*co\.?\s*kg|co\.\s*kg|& co\.? kg|s\.r\.l\.|srl|spa|s\.p\.a\.|oy|ab|as|a/s|aps)"
+    r"eurl|gmbh\s*&\s*co\.?\s*kg|co\.\s*kg|& co\.? kg|s\.r\.l\.|srl|spa|s\.p\.a\.|oy|ab|as|a/s|aps|"
+    r"nv|bv|vof|commv|s\.a\.s\.|sasu|snc|s\.n\.c\.|s\.a\.u\.|s\.l\.(?:u\.|l\.|n\.e\.?)?|slu|"
+    r"s\.coop\.|s\.c\.p\.?|s\.com\.|s\.a\.a\.)"
     r"(?=$|[\s,.;)])",
     _I,
 )

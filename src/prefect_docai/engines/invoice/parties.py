@@ -99,8 +99,10 @@ def parse_block(pieces: Sequence[_Piece], score: float) -> Party | None:
         party.street = _candidate(above, _clean(above.text), score)
         name_end = postcode_at - 1
     name_lines = [
-        p for p in pieces[:name_end]
-        if ":" not in p.text and not _is_noise(p.text)
+        p
+        for p in pieces[:name_end]
+        if ":" not in p.text
+        and not _is_noise(p.text)
         and not is_party_label(fold(p.text), L.SELLER_LABEL)
         and not is_party_label(fold(p.text), L.BUYER_LABEL)
         and not L.INVOICE_TITLE.search(fold(p.text))
@@ -146,7 +148,7 @@ def is_party_label(folded: str, pattern: re.Pattern[str]) -> bool:
     match = pattern.search(folded)
     if match is None:
         return False
-    rest = folded[match.end():].strip()
+    rest = folded[match.end() :].strip()
     if rest == "" or rest.startswith(":") or (rest.endswith(":") and len(rest) < 30):
         return True
     return (
@@ -241,7 +243,9 @@ def sender_line(layouts: Sequence[PageLayout]) -> Party | None:
             continue
         party = parse_block(pieces[:6], 0.8)
         if (
-            party is not None and party.name is not None and party.city is not None
+            party is not None
+            and party.name is not None
+            and party.city is not None
             and re.search(r"[^\W\d_]{3}", str(party.name.value))
         ):  # initials of a logo ("JB") are no name
             return party
@@ -316,8 +320,12 @@ def legal_names(layouts: Sequence[PageLayout]) -> list[Candidate]:
                     if match is None or ":" in text[: match.start()]:
                         continue
                     before = text[: match.start()]
-                    if not re.search(r"[^\W\d_]{2}", before) or re.match(r"^\W*(?:\(c\)|©|\d)", text, re.I):
+                    if not re.search(r"[^\W\d_]{2}", before) or re.match(
+                        r"^\W*(?:\(c\)|©|\d)", text, re.I
+                    ):
                         continue
+                    if L.IBAN.search(before) or L.BIC.search(before) or re.search(r"\d{6}", before):
+                        continue  # the bank's name after the account details
                     name = _clean(text[: match.end()])
                     if len(name) < 4 or len(name.split()) > 7 or _is_noise(name):
                         continue
@@ -332,11 +340,15 @@ def legal_names(layouts: Sequence[PageLayout]) -> list[Candidate]:
                     if key not in first:
                         y = row.bbox[1]
                         position_bonus = 0.15 if (layout.page == 1 and y < 0.2) or y > 0.8 else 0.0
-                        first[key] = Candidate(re.sub(r"\s+", " ", name), piece.tokens, 0.55 + position_bonus, name)
+                        first[key] = Candidate(
+                            re.sub(r"\s+", " ", name), piece.tokens, 0.55 + position_bonus, name
+                        )
     ranked = []
     for key, candidate in first.items():
         bonus = min(0.2, 0.07 * (seen[key] - 1))
-        ranked.append(Candidate(candidate.value, candidate.tokens, candidate.score + bonus, candidate.raw))
+        ranked.append(
+            Candidate(candidate.value, candidate.tokens, candidate.score + bonus, candidate.raw)
+        )
     return sorted(ranked, key=lambda c: -c.score)
 
 
@@ -376,8 +388,41 @@ def parties(layouts: Sequence[PageLayout]) -> tuple[Party, Party]:
                 seller.name = candidate
                 break
     if seller.name is None:
+        seller.name = footer_name(layouts, buyer_name)
+    if seller.name is None:
         seller.name = _account_holder(layouts, buyer_name)
     return seller, buyer
+
+
+_FOOTER_SPLIT = re.compile(r"\s*[|·•●∙]\s*")
+_CITY_LINE = re.compile(r"\b\d{4,5}(?:\s?[A-Z]{2})?\s+[^\W\d_]{2}")
+
+
+def footer_name(layouts: Sequence[PageLayout], buyer_name: str | None) -> Candidate | None:
+    """The name opening a page footer of separated parts ("Dupuy | 83, chemin de Gallet |
+    58838 Evrard | N° TVA ..."): the seller's, when the parts after it give its address."""
+    for layout in layouts:
+        for row in layout.rows:
+            if row.bbox[1] < 0.8:
+                continue
+            for segment in row.segments:
+                parts = [p for p in _FOOTER_SPLIT.split(segment.text.strip()) if p]
+                if len(parts) < 3:
+                    continue
+                name = _clean(parts[0])
+                address = " ".join(parts[1:4])
+                if (
+                    2 <= len(name) <= 60
+                    and len(name.split()) <= 6
+                    and not re.search(r"[\d:@]", name)
+                    and re.search(r"[^\W\d_]{2}", name)
+                    and (_CITY_LINE.search(address) or L.STREET_WORD.search(address))
+                    and fold(name) != buyer_name
+                    and not _is_noise(name)
+                ):
+                    piece = _sub_piece(_Piece(segment.text, tuple(segment.tokens)), name)
+                    return Candidate(name, piece.tokens, 0.5, name)
+    return None
 
 
 def _account_holder(layouts: Sequence[PageLayout], buyer_name: str | None) -> Candidate | None:
