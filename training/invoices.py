@@ -4,7 +4,8 @@ name (``seller_name.json``), candidates and features of
 :mod:`prefect_docai.engines.invoice.scoring`.
 
     OMP_THREAD_LIMIT=1 nice -n 10 .venv/bin/python -m training.invoices
-        [--folds 5] [--template-docs 48] [--grammar-docs 24] [--write invoice_date,...]
+        [--folds 5] [--template-docs 48] [--grammar-docs 24] [--intl-docs 0]
+        [--write invoice_date,...]
 
 Data: the samples of :mod:`benchmarks.invoices_cv` (visible corpus invoices grouped by
 seller, template-generator invoices grouped by template, grammar-generator invoices grouped
@@ -217,6 +218,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--modes", default="text,scan")
     parser.add_argument("--template-docs", type=int, default=48)
     parser.add_argument("--grammar-docs", type=int, default=24)
+    parser.add_argument(
+        "--intl-docs",
+        type=int,
+        default=0,
+        help="grammar invoices per language fr, nl, it, es (0: the shipped recipe)",
+    )
     parser.add_argument("--write", default="", help="comma-separated fields to write")
     parser.add_argument("--no-eval", action="store_true", help="only fit and write")
     parser.add_argument("--drop", default="", help="comma-separated features to zero")
@@ -224,7 +231,7 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("OMP_THREAD_LIMIT", "1")
     modes = [m for m in args.modes.split(",") if m]
     DROPPED.update(f for f in args.drop.split(",") if f)
-    samples = all_samples(args.template_docs, args.grammar_docs)
+    samples = all_samples(args.template_docs, args.grammar_docs, args.intl_docs)
     documents = read_documents(samples, modes, log=False)
     items = [featurize(d) for mode in modes for d in documents[mode]]
     print(

@@ -12,7 +12,7 @@ import pytest
 from prefect_docai.engines.extract.dates import parse_date
 from prefect_docai.engines.extract.rows import PageLayout, build_layout
 from prefect_docai.engines.invoice import InvoiceEngine
-from prefect_docai.engines.invoice.fields import dates, invoice_number
+from prefect_docai.engines.invoice.fields import dates, invoice_number, join_digit_groups
 from prefect_docai.engines.invoice.parties import parties
 from prefect_docai.engines.page.model import Word
 from prefect_docai.engines.pluginspec import EngineOptions
@@ -150,3 +150,20 @@ def test_other_engines_keep_their_month_names() -> None:
     """Italian and Spanish names are read for invoices only (receipt features unchanged)."""
     assert parse_date("3 settembre 2025") is None
     assert parse_date("7 mars 2024") is not None
+
+
+def test_thousands_group_of_a_monospaced_scan_is_joined() -> None:
+    """OCR of ``26 674,49`` in a monospaced face: the blank measures about one digit height
+    ink to ink (the leading ``26`` was lost as a separate token); a column gap twice as wide
+    still separates."""
+    height, aspect = 0.0083, 0.7071
+    unit = height / aspect
+
+    def pair(gap: float) -> list[Word]:
+        return [
+            Word("26", (0.79, 0.45, 0.81, 0.45 + height), 0.9),
+            Word("674,49", (0.81 + gap, 0.45, 0.87 + gap, 0.45 + height), 0.9),
+        ]
+
+    assert [t.text for t in join_digit_groups(pair(1.03 * unit), aspect)] == ["26\u202f674,49"]
+    assert [t.text for t in join_digit_groups(pair(2.5 * unit), aspect)] == ["26", "674,49"]

@@ -501,13 +501,16 @@ def totals(
 
 _LEADING_GROUP = re.compile(r"^[-(]?\d{1,3}$")
 _GROUPED_REST = re.compile(r"^\d{3}(?:[ .,\u202f\u00a0]\d{3})*[.,]\d{2}\b")
+_GROUP_GAP = 1.2
+"""Widest gap between a thousands group and the rest, in digit heights: a blank of a
+monospaced face read by OCR measures about one digit height ink to ink."""
 
 
 def join_digit_groups(tokens: Sequence[Word], aspect: float) -> list[Word]:
     """Tokens with an amount's thousands group split off rejoined: ``1`` + ``561,18`` printed
     as ``1 561,18`` (French and Swiss grouping, or OCR splitting a narrow space) is one
-    token ``1 561,18``. Joined only when the gap is narrower than about half a character
-    height (a table column gap is wider) and the rest has exactly three digits before its
+    token ``1 561,18``. Joined only when the gap is narrower than :data:`_GROUP_GAP` digit
+    heights (a table column gap is wider) and the rest has exactly three digits before its
     decimals."""
     out: list[Word] = []
     for token in tokens:
@@ -519,7 +522,7 @@ def join_digit_groups(tokens: Sequence[Word], aspect: float) -> list[Word]:
                 _LEADING_GROUP.match(prev.text)
                 and _GROUPED_REST.match(token.text)
                 and prev.page == token.page
-                and -0.002 <= gap <= 0.6 * height / max(aspect, 1e-3)
+                and -0.002 <= gap <= _GROUP_GAP * height / max(aspect, 1e-3)
             ):
                 out[-1] = dataclasses.replace(
                     prev,
