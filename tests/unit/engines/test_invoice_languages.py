@@ -167,3 +167,17 @@ def test_thousands_group_of_a_monospaced_scan_is_joined() -> None:
 
     assert [t.text for t in join_digit_groups(pair(1.03 * unit), aspect)] == ["26\u202f674,49"]
     assert [t.text for t in join_digit_groups(pair(2.5 * unit), aspect)] == ["26", "674,49"]
+
+
+def test_buyer_block_beside_the_seller_block_is_not_run_together() -> None:
+    """Labelled blocks side by side ("Destinataire" | "Émetteur", the second within the
+    first's reach): each party's lines are its own column's."""
+    layout = _layout(
+        _words(0.06, ("Destinataire", 0.13), ("Émetteur", 0.47)),
+        _words(0.08, ("Vallet Alves S.A.", 0.13), ("Colin Dijoux SARL", 0.47)),
+        _words(0.10, ("18, rue de Regnier", 0.13), ("46, boulevard Gabriel Vidal", 0.47)),
+        _words(0.12, ("78540 Baudry", 0.13), ("78175 Grondinnec", 0.47)),
+    )
+    seller, buyer = parties([layout])
+    assert buyer.name is not None and buyer.name.value == "Vallet Alves S.A."
+    assert seller.name is not None and seller.name.value == "Colin Dijoux SARL"

@@ -164,6 +164,13 @@ def _rows_below(layout: PageLayout, segment: Segment, limit: int = 9) -> list[_P
     (``Nummer: 4711``) left out."""
     pieces: list[_Piece] = []
     x0 = segment.bbox[0]
+    # the column ends where the next label of the label's row begins ("Client" beside
+    # "Fournisseur": the blocks under them are two parties, not one)
+    x1 = x0 + 0.42
+    label_row = next((r for r in layout.rows if r.index == segment.row), None)
+    if label_row is not None:
+        right = [s.bbox[0] for s in label_row.segments if s.bbox[0] > segment.bbox[2]]
+        x1 = min([x1, *(x - 0.01 for x in right)])
     bottom = segment.bbox[3]
     height = max(segment.bbox[3] - segment.bbox[1], 1e-3)
     for row in layout.rows[segment.row + 1 :]:
@@ -171,7 +178,7 @@ def _rows_below(layout: PageLayout, segment: Segment, limit: int = 9) -> list[_P
         # glyph heights inside one block.
         if row.bbox[1] - bottom > 3.2 * height or len(pieces) >= limit:
             break
-        column = [s for s in row.segments if x0 - 0.03 <= s.bbox[0] < x0 + 0.42]
+        column = [s for s in row.segments if x0 - 0.03 <= s.bbox[0] < x1]
         if not column:
             continue
         bottom = row.bbox[3]
