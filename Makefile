@@ -53,8 +53,8 @@ bench: setup
 
 # Retrain the shipped models (engines/data/) from the sample generator and the visible
 # corpus: the classifier first, the splitter's features depend on it; RapidOCR's space
-# scorer before the receipt models, which read its words; the invoice fields' confidence map
-# last (it reads the engine's raw scores). Deterministic.
+# scorer before the receipt models, which read its words; the invoice and receipt fields'
+# confidence maps last (they read the engines' raw scores). Deterministic.
 CORPUS ?= ../shared/corpus
 train: setup
 	$(BIN)/python -m training.classifier --corpus $(CORPUS)
@@ -63,6 +63,7 @@ train: setup
 	OMP_THREAD_LIMIT=1 DOCAI_CORPUS=$(CORPUS) $(BIN)/python -m training.ocr_spaces --write
 	OMP_THREAD_LIMIT=1 $(BIN)/python -m training.receipts --corpus $(CORPUS) --write total
 	OMP_THREAD_LIMIT=1 DOCAI_CORPUS=$(CORPUS) $(BIN)/python -m training.calibration --write --no-eval
+	OMP_THREAD_LIMIT=1 DOCAI_CORPUS=$(CORPUS) $(BIN)/python -m training.calibration --tool receipt --write --no-eval
 
 # Retrain the classifier and the splitter into a temporary folder and compare their sha256
 # with the shipped files (about 6 minutes; exit 1 when either differs). Not part of make test.

@@ -2,7 +2,8 @@
 (issue #14, point 2), and measure it on held-out folds.
 
     OMP_THREAD_LIMIT=1 nice -n 10 .venv/bin/python -m training.calibration
-        [--folds 5] [--template-docs 48] [--grammar-docs 24] [--write | --out FILE] [--no-eval]
+        [--tool invoice|receipt] [--folds 5] [--template-docs 48] [--grammar-docs 24]
+        [--write | --out FILE] [--no-eval]
 
 Data: the samples of :mod:`benchmarks.invoices_cv` (visible corpus invoices grouped by
 seller, template-generator invoices grouped by template, grammar-generator invoices grouped
@@ -35,6 +36,16 @@ expected calibration error (10 bins):
 
 It also checks that the map changes no value: every document is read with and without it
 and the values compared (field F1 unchanged).
+
+``--tool receipt`` fits ``engines/data/receipt_confidence.json`` the same way for the receipt
+fields of :data:`engines.receipt.confidence.CALIBRATED` (merchant name, address, date, total;
+features :data:`engines.receipt.confidence.FEATURES`): rows from the SROIE training pool's
+240 receipts with an image (OCR cached by :mod:`benchmarks.receipts_cv`), raw scores out of
+fold (the shipped receipt scorers refitted by ``training.receipts.fit_models`` on the other
+merchant folds and the generated receipts). Evaluation, written to
+``benchmarks/results/receipts_calibration.json``: the pool by merchant group folds, the map
+fitted on the pool applied to the visible SROIE receipts (never fitted on; read with the
+shipped scorers, themselves fitted on the pool), in-sample.
 """
 
 from __future__ import annotations
@@ -152,15 +163,24 @@ def read_raw(
     return shipped_rows, oof_rows
 
 
-SPECS: tuple[tuple[tuple[str, ...], float], ...] = (
-    (("raw",), 1.0),
-    (("raw", "ocr"), 1.0),
-    (FEATURES, 1.0),
-    (FEATURES, 0.1),
-)
-"""Maps tried per field: the features used (the others get weight 0) and the inverse L2
-strength, chosen by inner group folds (log loss of the held-out rows; ties: the first
-listed) over the rows a map is fitted on, never on the rows it is scored on."""
+def specs_for(features: tuple[str, ...]) -> list[tuple[tuple[str, ...], float]]:
+    """Maps tried per field: the features used (the others get weight 0) and the inverse
+    L2 strength, chosen by inner group folds (log loss of the held-out rows; ties: the
+    first listed) over the rows a map is fitted on, never on the rows it is scored on."""
+    specs: list[tuple[tuple[str, ...], float]] = [(("raw",), 1.0)]
+    if "ocr" in features:
+        specs.append((("raw", "ocr"), 1.0))
+    return [*specs, (features, 1.0), (features, 0.1), (IDENTITY, 0.0)]
+
+
+IDENTITY = ("identity",)
+"""The spec that keeps the raw score (weight 1 on its logit, nothing else): chosen where
+the raw score is already calibrated (a learned scorer's Platt-mapped probability) and no
+fitted map beats it on the inner folds."""
+
+
+SPECS = specs_for(FEATURES)
+"""The invoice map's specs (:func:`specs_for`)."""
 INNER_FOLDS = 3
 
 
@@ -179,19 +199,26 @@ def inner_folds(rows: Sequence[Row], folds: int) -> list[int]:
     return [fold_of[row.group] for row in rows]
 
 
-def fit_field(rows: Sequence[Row], used: tuple[str, ...], strength: float) -> FieldMap:
+def fit_field(
+    rows: Sequence[Row],
+    used: tuple[str, ...],
+    strength: float,
+    features: tuple[str, ...] = FEATURES,
+) -> FieldMap:
     """One field's logistic map over the features ``used``, monotone in the raw score (a
     negative raw weight drops the raw feature); one class only: a constant map at the
     smoothed share right."""
     from sklearn.linear_model import LogisticRegression
 
+    if used == IDENTITY:
+        return FieldMap((1.0,) + (0.0,) * (len(features) - 1), 0.0)
     y = np.array([row.right for row in rows], dtype=int)
     share = (y.sum() + 1) / (len(y) + 2)
-    constant = FieldMap((0.0,) * len(FEATURES), float(np.log(share / (1 - share))))
+    constant = FieldMap((0.0,) * len(features), float(np.log(share / (1 - share))))
     if len(set(y.tolist())) < 2:
         return constant
     x = np.array([row.x() for row in rows], dtype=float)
-    columns = [FEATURES.index(f) for f in used]
+    columns = [features.index(f) for f in used]
     while True:
         if not columns:
             return constant
@@ -202,7 +229,7 @@ def fit_field(rows: Sequence[Row], used: tuple[str, ...], strength: float) -> Fi
             break
         columns = [c for c in columns if c != 0]
     return FieldMap(
-        tuple(coef.get(i, 0.0) for i in range(len(FEATURES))), float(model.intercept_[0])
+        tuple(coef.get(i, 0.0) for i in range(len(features))), float(model.intercept_[0])
     )
 
 
@@ -217,30 +244,37 @@ def _log_loss(entry: FieldMap, rows: Sequence[Row]) -> float:
 CHOSEN: dict[str, list[list[Any]]] = defaultdict(list)
 
 
-def fit_map(rows: Sequence[Row], info: dict[str, Any] | None = None) -> ConfidenceMap:
-    """Per field a logistic map, its spec (:data:`SPECS`) chosen by inner group folds."""
+def fit_map(
+    rows: Sequence[Row],
+    info: dict[str, Any] | None = None,
+    names: Sequence[str] = tuple(CALIBRATED),
+    features: tuple[str, ...] = FEATURES,
+) -> ConfidenceMap:
+    """Per field of ``names`` a logistic map over ``features``, its spec
+    (:func:`specs_for`) chosen by inner group folds."""
     by_field: dict[str, list[Row]] = defaultdict(list)
     for row in rows:
         by_field[row.field].append(row)
     fields: dict[str, FieldMap] = {}
-    for name in CALIBRATED:
+    specs = specs_for(features)
+    for name in names:
         members = by_field.get(name, [])
         if not members:
             continue
         fold_of = inner_folds(members, INNER_FOLDS)
-        best, best_loss = SPECS[0], float("inf")
-        for spec in SPECS:
+        best, best_loss = specs[0], float("inf")
+        for spec in specs:
             loss = 0.0
             for fold in range(INNER_FOLDS):
                 train = [r for r, f in zip(members, fold_of, strict=True) if f != fold]
                 test = [r for r, f in zip(members, fold_of, strict=True) if f == fold]
                 if train and test:
-                    loss += _log_loss(fit_field(train, *spec), test)
+                    loss += _log_loss(fit_field(train, *spec, features), test)
             if loss < best_loss - 1e-9:
                 best, best_loss = spec, loss
         CHOSEN[name].append([list(best[0]), best[1]])
-        fields[name] = fit_field(members, *best)
-    return ConfidenceMap(FEATURES, fields, info or {})
+        fields[name] = fit_field(members, *best, features)
+    return ConfidenceMap(features, fields, info or {})
 
 
 def apply(confidence_map: ConfidenceMap, rows: Sequence[Row]) -> list[tuple[float, bool]]:
@@ -253,19 +287,21 @@ def raw_pairs(rows: Sequence[Row]) -> list[tuple[float, bool]]:
     return [(row.raw, bool(row.right)) for row in rows]
 
 
-def per_mode(pairs_of: Any, rows: Sequence[Row], modes: Sequence[str]) -> dict[str, Any]:
+def per_mode(
+    pairs_of: Any, rows: Sequence[Row], modes: Sequence[str], names: Sequence[str] = CALIBRATED
+) -> dict[str, Any]:
     """The confidence check per mode, per source within it and per field."""
     out: dict[str, Any] = {}
     for mode in modes:
         subset = [r for r in rows if r.mode == mode]
         entry: dict[str, Any] = {"all": confidence_report(pairs_of(subset))}
-        for source in ("visible", "template", "grammar"):
+        for source in sorted({r.source for r in subset}):
             part = [r for r in subset if r.source == source]
             if part:
                 entry[source] = confidence_report(pairs_of(part))
         entry["fields"] = {
             name: confidence_report(pairs_of([r for r in subset if r.field == name]))
-            for name in CALIBRATED
+            for name in names
             if any(r.field == name for r in subset)
         }
         out[mode] = entry
@@ -316,17 +352,184 @@ def values_unchanged(documents: Sequence[Document], confidence_map: ConfidenceMa
     return differ
 
 
+# --- receipts ---------------------------------------------------------------------------
+
+
+def receipt_rows(sample: Any, result: Any, source: str) -> list[Row]:
+    """The calibrated fields of a receipt ``result`` with a value, against ``sample``'s
+    truth (compared as ``benchmarks.receipts_cv`` does: strict)."""
+    from benchmarks.receipts_cv import strict
+
+    from prefect_docai.engines.receipt.confidence import field_features
+
+    out = []
+    for name, (found, extra) in field_features(result).items():
+        truth = strict(name, sample.truth.get(name))
+        value = strict(name, found.value)
+        if truth is None or value is None:
+            continue
+        out.append(
+            Row(
+                sample.id,
+                sample.merchant,
+                source,
+                "ocr",
+                name,
+                float(found.confidence),
+                tuple(extra),
+                int(value == truth),
+            )
+        )
+    return out
+
+
+def read_receipts_raw(folds: int) -> tuple[list[Row], list[Row], list[Row], list[int], list[Any]]:
+    """Rows of the SROIE pool's receipts read with the shipped scorers (in-sample for
+    them) and out-of-fold (the shipped scorers refitted by ``training.receipts`` on the
+    other merchant folds and the generated receipts), rows of the visible SROIE receipts
+    (shipped scorers: fitted on the pool, never on them), each pool receipt's fold, and
+    the pool's samples."""
+    from benchmarks.receipts_cv import benchmark_groups, cached_pages, layouts_of
+
+    from prefect_docai.engines.receipt.extract import extract_receipt
+    from prefect_docai.engines.receipt.line_model import shipped_model as shipped_lines
+    from prefect_docai.engines.receipt.merchant_model import shipped_model as shipped_names
+    from prefect_docai.engines.receipt.total_model import shipped_model as shipped_totals
+    from training import receipts as R
+
+    groups = benchmark_groups()
+    pool, visible = groups["pool"], groups["visible"]
+    receipts = [R.read_receipt(sample) for sample in pool]
+    generated = R.generated_receipts()
+    fold_of = R.group_folds(pool, folds)
+    shipped = {
+        "total": shipped_totals() is not None,
+        "merchant": shipped_names() is not None,
+        "lines": shipped_lines() is not None,
+    }
+    shipped_rows: list[Row] = []
+    for receipt in receipts:
+        result = extract_receipt(receipt.layouts, confidence_map=None)
+        shipped_rows += receipt_rows(receipt.sample, result, "pool")
+    oof_rows: list[Row] = []
+    for fold in range(folds):
+        train = [r for r, f in zip(receipts, fold_of, strict=True) if f != fold]
+        models = R.fit_models(train, generated)
+        for receipt, f in zip(receipts, fold_of, strict=True):
+            if f != fold:
+                continue
+            result = extract_receipt(
+                receipt.layouts,
+                total_model=models["total"] if shipped["total"] else None,
+                name_model=models["merchant"] if shipped["merchant"] else None,
+                line_model=models["lines"] if shipped["lines"] else None,
+                confidence_map=None,
+            )
+            oof_rows += receipt_rows(receipt.sample, result, "pool")
+        print(f"  raw scores, fold {fold + 1}/{folds}", flush=True)
+    visible_rows: list[Row] = []
+    for sample in visible:
+        layouts = layouts_of(cached_pages(sample.image.read_bytes()))
+        result = extract_receipt(layouts, confidence_map=None)
+        visible_rows += receipt_rows(sample, result, "visible")
+    return shipped_rows, oof_rows, visible_rows, fold_of, pool
+
+
+def main_receipt(args: argparse.Namespace, argv: list[str] | None) -> int:
+    from prefect_docai.engines.receipt import confidence as RC
+
+    names, features = tuple(RC.CALIBRATED), RC.FEATURES
+    shipped_rows, rows, visible_rows, folds_list, pool = read_receipts_raw(args.folds)
+    fold_of = {sample.id: fold for sample, fold in zip(pool, folds_list, strict=True)}
+    info = {
+        "trained_by": "python -m training.calibration --tool receipt --write",
+        "rows": len(rows),
+        "receipts": len(pool),
+        "specs": [[list(used), strength] for used, strength in specs_for(features)],
+    }
+    final = fit_map(rows, info, names, features)
+    if not args.no_eval:
+        calibrated_cv: dict[tuple[str, str], float] = {}
+        for fold in range(args.folds):
+            fold_map = fit_map([r for r in rows if fold_of[r.doc] != fold], None, names, features)
+            for row in rows:
+                if fold_of[row.doc] == fold:
+                    calibrated_cv[(row.doc, row.field)] = fold_map.confidence(
+                        row.field, row.raw, row.extra
+                    )
+
+        def cv(part: Sequence[Row]) -> list[tuple[float, bool]]:
+            return [(calibrated_cv[(r.doc, r.field)], bool(r.right)) for r in part]
+
+        def mapped(part: Sequence[Row]) -> list[tuple[float, bool]]:
+            return apply(final, part)
+
+        modes = ["ocr"]
+        report: dict[str, Any] = {
+            "command": "python -m training.calibration " + " ".join(argv or []),
+            "rows": len(rows),
+            "raw_shipped_pool": per_mode(raw_pairs, shipped_rows, modes, names),
+            "raw_oof_pool": per_mode(raw_pairs, rows, modes, names),
+            "group_cv_pool": per_mode(cv, rows, modes, names),
+            "pool->visible": {
+                "raw": per_mode(raw_pairs, visible_rows, modes, names),
+                "calibrated": per_mode(mapped, visible_rows, modes, names),
+            },
+            "in_sample_pool": per_mode(mapped, rows, modes, names),
+            "reliability": {
+                name: {
+                    "raw_oof": reliability(raw_pairs([r for r in rows if r.field == name])),
+                    "group_cv": reliability(cv([r for r in rows if r.field == name])),
+                }
+                for name in names
+            },
+            "chosen_final_then_per_fold": CHOSEN,
+        }
+        out = ROOT / "benchmarks" / "results" / "receipts_calibration.json"
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(report, indent=1) + "\n")
+        for key, entry in (
+            ("raw shipped pool", report["raw_shipped_pool"]["ocr"]),
+            ("raw oof pool", report["raw_oof_pool"]["ocr"]),
+            ("group cv pool", report["group_cv_pool"]["ocr"]),
+            ("visible raw", report["pool->visible"]["raw"]["ocr"]),
+            ("pool->visible map", report["pool->visible"]["calibrated"]["ocr"]),
+            ("in-sample pool", report["in_sample_pool"]["ocr"]),
+        ):
+            fields = " ".join(
+                f"{n}: {e.get('right_at_0.9')}@{e.get('at_0.9')}/{e.get('fields')} "
+                f"ECE {e.get('ece')}"
+                for n, e in entry["fields"].items()
+            )
+            a = entry["all"]
+            print(
+                f"{key:<18} all: {a.get('right_at_0.9')}@{a.get('at_0.9')}/{a.get('fields')} "
+                f"ECE {a.get('ece')} | {fields}"
+            )
+    if args.write or args.out is not None:
+        path = args.out if args.out is not None else DATA / RC.MAP_FILE
+        path.write_text(final.to_json())
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        print(f"wrote {path} sha256 {digest}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--modes", default="text,scan")
     parser.add_argument("--template-docs", type=int, default=48)
     parser.add_argument("--grammar-docs", type=int, default=24)
-    parser.add_argument("--write", action="store_true", help=f"write engines/data/{MAP_FILE}")
+    parser.add_argument(
+        "--write", action="store_true", help="write engines/data/<tool>_confidence.json"
+    )
     parser.add_argument("--out", type=Path, default=None, help="write the map here instead")
     parser.add_argument("--no-eval", action="store_true", help="only fit (and write)")
+    parser.add_argument("--tool", choices=("invoice", "receipt"), default="invoice")
     args = parser.parse_args(argv)
     os.environ.setdefault("OMP_THREAD_LIMIT", "1")
+    if args.tool == "receipt":
+        return main_receipt(args, argv)
     modes = [m for m in args.modes.split(",") if m]
     samples = all_samples(args.template_docs, args.grammar_docs)
     fold_of = group_folds(samples, args.folds)

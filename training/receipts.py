@@ -467,7 +467,9 @@ def extract_variants(layouts: list[Any], models: dict[str, Any]) -> dict[str, An
     }
     out: dict[str, Any] = {}
     for name, (t, n, lines) in choices.items():
-        result = extract_receipt(layouts, total_model=t, name_model=n, line_model=lines)
+        result = extract_receipt(
+            layouts, total_model=t, name_model=n, line_model=lines, confidence_map=None
+        )
         out[name] = predicted(result)
         out[name]["_confidence"] = {
             "total": None if result.total is None else result.total.confidence,

@@ -9,6 +9,7 @@ import re
 from collections.abc import Sequence
 from decimal import Decimal
 
+from prefect_docai.engines.calibration import ConfidenceMap
 from prefect_docai.engines.extract import detect_decimal_separator, format_amount, parse_time
 from prefect_docai.engines.extract.amounts import close
 from prefect_docai.engines.extract.candidates import Candidate
@@ -16,6 +17,8 @@ from prefect_docai.engines.extract.fields import make_field
 from prefect_docai.engines.extract.rows import PageLayout, Row
 from prefect_docai.engines.extract.tax import tax_breakdown, vat_ids
 from prefect_docai.engines.learned import LinearScorer, Scorer, TreeScorer
+from prefect_docai.engines.receipt.confidence import calibrated
+from prefect_docai.engines.receipt.confidence import shipped_map as shipped_confidence_map
 from prefect_docai.engines.receipt.dates import receipt_date
 from prefect_docai.engines.receipt.items import find_items
 from prefect_docai.engines.receipt.labels import CARD, CASH
@@ -118,12 +121,15 @@ def extract_receipt(
     total_model: Scorer | str | None = SHIPPED,
     name_model: Scorer | str | None = SHIPPED,
     line_model: LineModel | str | None = SHIPPED,
+    confidence_map: ConfidenceMap | str | None = SHIPPED,
 ) -> ReceiptResult:
     """Receipt fields from layout rows. ``total_model``, ``name_model`` and ``line_model``:
     the learned total scorer (:mod:`.total_model`), name-row scorer (:mod:`.merchant_model`)
     and line tagger (:mod:`.line_model`: it reads the fields of
     :data:`.line_model.REPORTED_FIELDS`, the others stay the rules' or the name-row
-    scorer's); ``SHIPPED`` = the packaged one if there is one, ``None`` = today's rules."""
+    scorer's); ``SHIPPED`` = the packaged one if there is one, ``None`` = today's rules.
+    ``confidence_map``: what turns the fields' raw scores into calibrated confidences
+    (:mod:`.confidence`), ``SHIPPED`` the packaged one, ``None`` keeps the raw scores."""
     rows = _rows(layouts)
     separator = detect_decimal_separator(t.text for r in rows for t in r.tokens)
     totals_by = shipped_total_model() if total_model == SHIPPED else total_model
@@ -199,7 +205,7 @@ def extract_receipt(
         address_field = address_field.model_copy(update={"confidence": round(address.score, 3)})
     if learned_name and name is not None and name_field is not None:
         name_field = name_field.model_copy(update={"confidence": round(name.score, 3)})
-    return ReceiptResult(
+    result = ReceiptResult(
         merchant=ReceiptMerchant(name=name_field, address=address_field, vat_id=_field(vat)),
         date=_field(date),
         time=_field(time),
@@ -215,3 +221,5 @@ def extract_receipt(
         payment_method=_field(payment_method(rows)),
         checks=ReceiptChecks(items_sum_to_total=items_ok),
     )
+    mapping = shipped_confidence_map() if confidence_map == SHIPPED else confidence_map
+    return calibrated(result, mapping if isinstance(mapping, ConfidenceMap) else None)
