@@ -12,7 +12,7 @@ import pytest
 from prefect_docai.engines.extract.dates import parse_date
 from prefect_docai.engines.extract.rows import PageLayout, build_layout
 from prefect_docai.engines.invoice import InvoiceEngine
-from prefect_docai.engines.invoice.fields import dates, invoice_number, join_digit_groups
+from prefect_docai.engines.invoice.fields import dates, invoice_number, join_digit_groups, totals
 from prefect_docai.engines.invoice.parties import parties
 from prefect_docai.engines.page.model import Word
 from prefect_docai.engines.pluginspec import EngineOptions
@@ -181,3 +181,22 @@ def test_buyer_block_beside_the_seller_block_is_not_run_together() -> None:
     seller, buyer = parties([layout])
     assert buyer.name is not None and buyer.name.value == "Vallet Alves S.A."
     assert seller.name is not None and seller.name.value == "Colin Dijoux SARL"
+
+
+@pytest.mark.parametrize(
+    ("net", "gross"),
+    [
+        ("Totale imponibile", "Netto a pagare"),
+        ("Subtotaal", "Factuurbedrag"),
+        ("Total HT", "Net à payer"),
+    ],
+)
+def test_amount_to_pay_words_name_the_gross_not_the_net(net: str, gross: str) -> None:
+    layout = _layout(
+        _words(0.60, (net, 0.55), ("6.474,92", 0.80)),
+        _words(0.63, ("IVA 22 %", 0.55), ("1.424,48", 0.80)),
+        _words(0.66, (gross, 0.55), ("7.899,40", 0.80)),
+    )
+    chosen = totals([layout], ",", None)
+    assert chosen["net"] is not None and chosen["net"].value == Decimal("6474.92")
+    assert chosen["gross"] is not None and chosen["gross"].value == Decimal("7899.40")

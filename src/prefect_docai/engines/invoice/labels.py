@@ -194,6 +194,8 @@ GROSS = _rx(
     r"\btotale\b",
     r"importe\s*total",
     r"total\s*factura",
+    r"factuurbedrag",
+    r"totaalbedrag",
     r"toutes\s*taxes",
 )
 NET = _rx(
@@ -277,7 +279,9 @@ AMOUNT_DUE = _rx(
     r"\bpayable\b",
     r"[àa]\s*payer",
     r"da\s*pagare",
+    r"\ba\s*pagare\b",
     r"a\s*pagar\b",
+    r"openstaand(?:\s*bedrag)?",
     r"montant\s*d[uû]",
 )
 
