@@ -3,7 +3,7 @@
 
     OMP_THREAD_LIMIT=1 nice -n 10 .venv/bin/python -m training.calibration
         [--tool invoice|receipt] [--folds 5] [--template-docs 48] [--grammar-docs 24]
-        [--write | --out FILE] [--no-eval]
+        [--intl-docs 12] [--write | --out FILE] [--no-eval]
 
 Data: the samples of :mod:`benchmarks.invoices_cv` (visible corpus invoices grouped by
 seller, template-generator invoices grouped by template, grammar-generator invoices grouped
@@ -32,7 +32,9 @@ expected calibration error (10 bins):
 * ``group_cv`` — the map fitted on the other folds' rows, applied to each fold's;
 * ``generated->visible`` — the map fitted on generated documents only, applied to the
   visible corpus invoices (their raw scores are the out-of-fold ones above);
-* ``in_sample`` — fitted on every row, applied to every row (optimistic, for contrast).
+* ``in_sample`` — fitted on every row, applied to every row (optimistic, for contrast);
+* ``held_out_languages`` — the map fitted on every row, applied to French, Dutch, Italian and
+  Spanish grammar invoices (``--intl-docs`` per language; never fitted on).
 
 It also checks that the map changes no value: every document is read with and without it
 and the values compared (field F1 unchanged).
@@ -327,6 +329,33 @@ def reliability(pairs: Sequence[tuple[float, bool]]) -> list[list[float]]:
     return out
 
 
+def held_out_languages(
+    per_language: int, modes: Sequence[str], confidence_map: ConfidenceMap
+) -> dict[str, Any]:
+    """The map on ``per_language`` French, Dutch, Italian and Spanish grammar invoices
+    (``benchmarks.invoices_cv.intl_samples``), a language no row it was fitted on has (their
+    layout families are the de/en grammar ones): read with the shipped scorers (never fitted
+    on them either), raw and mapped."""
+    from benchmarks.invoices_cv import intl_samples
+
+    from prefect_docai.engines.invoice.text import extract_invoice
+
+    if per_language <= 0:
+        return {"raw": {}, "calibrated": {}}
+    documents = read_documents(intl_samples(per_language), modes, log=False)
+    rows: list[Row] = []
+    for mode in modes:
+        for document in documents[mode]:
+            layouts = document.layouts
+            result = extract_invoice(layouts, source_of(layouts), None, confidence_map=None)
+            rows += rows_of(document, result)
+    return {
+        "documents": len(documents[modes[0]]) if modes else 0,
+        "raw": per_mode(raw_pairs, rows, modes),
+        "calibrated": per_mode(lambda part: apply(confidence_map, part), rows, modes),
+    }
+
+
 def values_unchanged(documents: Sequence[Document], confidence_map: ConfidenceMap) -> int:
     """Documents read with and without the map: the number whose values differ (0 expected:
     the map changes confidences only)."""
@@ -521,6 +550,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--template-docs", type=int, default=48)
     parser.add_argument("--grammar-docs", type=int, default=24)
     parser.add_argument(
+        "--intl-docs",
+        type=int,
+        default=12,
+        help="fr/nl/it/es grammar invoices per language, scored only (never fitted on)",
+    )
+    parser.add_argument(
         "--write", action="store_true", help="write engines/data/<tool>_confidence.json"
     )
     parser.add_argument("--out", type=Path, default=None, help="write the map here instead")
@@ -591,6 +626,7 @@ def main(argv: list[str] | None = None) -> int:
             },
             "chosen_final_then_per_fold_then_generated_only": CHOSEN,
             "documents_whose_values_differ_with_the_map": values_unchanged(everything, final),
+            "held_out_languages": held_out_languages(args.intl_docs, modes, final),
         }
         results: dict[str, Any] = json.loads(RESULTS.read_text()) if RESULTS.is_file() else {}
         results["calibration"] = report
@@ -604,6 +640,8 @@ def main(argv: list[str] | None = None) -> int:
                 ("gen->visible raw", report["generated->visible"]["raw_oof"][mode]),
                 ("gen->visible map", report["generated->visible"]["calibrated"][mode]),
                 ("in-sample", report["in_sample"][mode]),
+                ("fr/nl/it/es raw", report["held_out_languages"]["raw"].get(mode, {})),
+                ("fr/nl/it/es map", report["held_out_languages"]["calibrated"].get(mode, {})),
             ):
                 line = " ".join(
                     f"{src}: {e.get('right_at_0.9')}@{e.get('at_0.9')}/{e.get('fields')} "
