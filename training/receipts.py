@@ -3,7 +3,7 @@
 tagger of the merchant's name and address (``receipt_lines.json``).
 
     OMP_THREAD_LIMIT=1 .venv/bin/python -m training.receipts [--corpus ../shared/corpus]
-        [--folds 5] [--write total,merchant,lines]
+        [--folds 5] [--fold-by merchant|receipt] [--write total,merchant,lines]
 
 Data: the SROIE training pool's receipts with an image (``train/sroie/``, 240), read by the
 receipt engine's own OCR (cached by :mod:`benchmarks.receipts_cv`). Totals: every candidate
@@ -20,9 +20,11 @@ the same bytes on every run.
 Evaluation, written to ``benchmarks/results/receipts_total_model.json``:
 
 * **out-of-fold** — group k-fold by merchant (no merchant in both the fitted and the scored
-  folds): every pool receipt's fields extracted with the models fitted on the other folds,
-  next to today's rules on the same receipts, for the whole pool and for its receipts whose
-  merchant is absent from the visible set;
+  folds; ``--fold-by receipt``: every k-th receipt, merchants repeat across folds, written
+  to ``receipts_models_by_receipt.json``): every pool receipt's fields extracted with the
+  models fitted on the other folds, next to today's rules on the same receipts, for the
+  whole pool, for its receipts whose merchant is absent from the visible set and for those
+  whose merchant no fitted fold holds;
 * **visible** — the models fitted on the whole pool, on the visible SROIE receipts (never
   trained on) and on the visible German receipts (total only: the models never saw German),
   next to the rules.
@@ -34,10 +36,14 @@ tree scorers (depth ``LINE_DEPTH``, fixed) give P(name row), P(address row). Bes
 pool they learn from the project's generated receipts (:func:`generated_receipts`: every
 training template, German and English, seeds ``GENERATED_SEEDS``; never scored here). Each
 field's confidence (Platt map) and its reporting floor (:func:`best_floor`) are fitted on
-inner group folds of the pool.
+inner group folds of the pool. The tagger's address lexicon
+(:func:`engines.receipt.line_model.lexicon_words`) is learned from the keys of the fitted
+receipts and of the pool's receipts without an image, never from a scored merchant's
+(by receipt: never from a scored receipt's).
 
-Every variant is scored: the rules, the total model alone, the name model alone, both, and
-``lines`` (the total model with the line tagger for name and address).
+Every variant is scored: the rules, the total model alone, the name model alone, both,
+``lines`` (the total model with the line tagger for the address: the engine as shipped) and
+``lines_nolex`` (the same without the tagger's address lexicon).
 ``--write`` stores the named models fitted on the whole pool in the package's data folder.
 """
 
@@ -67,6 +73,7 @@ from benchmarks.receipts_cv import (
     corpus_dir,
     layouts_of,
     loose,
+    pool_samples,
     predicted,
     strict,
 )
@@ -77,6 +84,7 @@ from prefect_docai.engines.receipt.line_model import (
     LINE_FEATURES,
     NAME_MAX_ROWS,
     LineModel,
+    lexicon_words,
     line_features,
 )
 
@@ -97,7 +105,7 @@ LINE_MIN_SIMILARITY = 60.0
 LINE_DEPTH = 3
 """The line tagger's trees: 100 of this depth (learning rate 0.1), fixed, not tuned."""
 DATA = ROOT / "src" / "prefect_docai" / "engines" / "data"
-VARIANTS = ("rules", "total", "merchant", "both", "lines")
+VARIANTS = ("rules", "total", "merchant", "both", "lines", "lines_nolex")
 
 
 @dataclass
@@ -183,7 +191,9 @@ def span_labels(rows: Sequence[Any], truth: str | None, longest: int) -> set[int
     return set(range(*span)) if best >= LINE_MIN_SIMILARITY else set()
 
 
-def _fit_line_scorers(receipts: Sequence[Receipt]) -> LineModel:
+def _fit_line_scorers(receipts: Sequence[Receipt], keys: Sequence[Sample] = ()) -> LineModel:
+    """The two row scorers fitted on ``receipts``; the address lexicon learned from the
+    keys of ``keys`` (:func:`.line_model.lexicon_words`)."""
     x = np.array([v for r in receipts for v in r.line_x], dtype=float).reshape(
         -1, len(LINE_FEATURES)
     )
@@ -192,7 +202,17 @@ def _fit_line_scorers(receipts: Sequence[Receipt]) -> LineModel:
     return LineModel(
         fit_trees(x, names, LINE_FEATURES, LINE_DEPTH),
         fit_trees(x, addresses, LINE_FEATURES, LINE_DEPTH),
+        lexicon=lexicon_words([(s.merchant, s.truth["address"] or "") for s in keys]),
     )
+
+
+def key_samples(
+    receipts: Sequence[Receipt], extra: Sequence[Sample], held: set[str]
+) -> list[Sample]:
+    """The annotated keys a lexicon may learn from: the fitted ``receipts``' and those of
+    ``extra`` (the pool's receipts without an image) whose merchant is not among the
+    ``held`` (scored) ones."""
+    return [*(r.sample for r in receipts), *(s for s in extra if s.merchant not in held)]
 
 
 def line_blocks(receipt: Receipt, model: LineModel) -> list[tuple[float, int, bool]]:
@@ -203,27 +223,39 @@ def line_blocks(receipt: Receipt, model: LineModel) -> list[tuple[float, int, bo
     rows = [row for layout in receipt.layouts for row in layout.rows]
     blocks = read_blocks(rows, model)
     out = []
-    for field, block, p, read in (
-        ("merchant", blocks.name, blocks.name_p, name_text),
-        ("address", blocks.address, blocks.address_p, address_text),
+    for field, block, p in (
+        ("merchant", blocks.name, blocks.name_p),
+        ("address", blocks.address, blocks.address_p),
     ):
         truth = strict(field, receipt.sample.truth[field])
-        value = read([rows[k] for k in block])[0] if block else None
+        picked = [rows[k] for k in block]
+        if not block:
+            value = None
+        elif field == "merchant":
+            value = name_text(picked)[0]
+        else:
+            value = address_text(picked, model.lexicon)[0]
         right = value is not None and strict(field, value) == truth
         out.append((p if block else -1.0, int(right), truth is not None))
     return out
 
 
-def fit_lines(receipts: Sequence[Receipt], generated: Sequence[Receipt] = ()) -> LineModel:
+def fit_lines(
+    receipts: Sequence[Receipt],
+    generated: Sequence[Receipt] = (),
+    extra: Sequence[Sample] = (),
+) -> LineModel:
     """The line tagger: one tree scorer for name rows, one for address rows, fitted on the
-    pool's ``receipts`` and the ``generated`` ones; each field's confidence calibrated on
-    inner group folds of the pool (the generated receipts always on the fitted side)."""
+    pool's ``receipts`` and the ``generated`` ones, and the address lexicon learned from
+    the keys of ``receipts`` and ``extra`` (never from a scored merchant's); each field's
+    confidence calibrated on inner group folds of the pool (the generated receipts always
+    on the fitted side)."""
     folds = group_folds([r.sample for r in receipts], INNER_FOLDS)
     held: list[list[tuple[float, int, bool]]] = [[], []]
     for fold in range(INNER_FOLDS):
-        model = _fit_line_scorers(
-            [*(r for r, f in zip(receipts, folds, strict=True) if f != fold), *generated]
-        )
+        fitted = [r for r, f in zip(receipts, folds, strict=True) if f != fold]
+        scored = {r.sample.merchant for r, f in zip(receipts, folds, strict=True) if f == fold}
+        model = _fit_line_scorers([*fitted, *generated], key_samples(fitted, extra, scored))
         for receipt, f in zip(receipts, folds, strict=True):
             if f == fold:
                 for field, entry in enumerate(line_blocks(receipt, model)):
@@ -231,11 +263,12 @@ def fit_lines(receipts: Sequence[Receipt], generated: Sequence[Receipt] = ()) ->
     calibrations = [platt([(p, right) for p, right, _ in entries if p >= 0]) for entries in held]
     floors = [best_floor(entries) for entries in held]
     CHOSEN["lines"].append([*([round(v, 4) for v in c] for c in calibrations), floors])
-    final = _fit_line_scorers([*receipts, *generated])
+    final = _fit_line_scorers([*receipts, *generated], key_samples(receipts, extra, set()))
     return LineModel(
         dataclasses.replace(final.name, calibration=calibrations[0]),
         dataclasses.replace(final.address, calibration=calibrations[1]),
         (floors[0], floors[1]),
+        final.lexicon,
     )
 
 
@@ -388,16 +421,19 @@ def fit_kind(receipts: Sequence[Receipt], kind: str, names: tuple[str, ...]) -> 
 
 
 def fit_models(
-    receipts: Sequence[Receipt], generated: Sequence[Receipt] = ()
+    receipts: Sequence[Receipt],
+    generated: Sequence[Receipt] = (),
+    extra: Sequence[Sample] = (),
 ) -> dict[str, Scorer | LineModel]:
-    """The models fitted on ``receipts``; the line tagger also on ``generated``."""
+    """The models fitted on ``receipts``; the line tagger also on ``generated``, its
+    address lexicon also on the keys of ``extra``."""
     from prefect_docai.engines.receipt.merchant_model import NAME_FEATURES
     from prefect_docai.engines.receipt.total_model import TOTAL_FEATURES
 
     return {
         "total": fit_kind(receipts, "total", TOTAL_FEATURES),
         "merchant": fit_kind(receipts, "merchant", NAME_FEATURES),
-        "lines": fit_lines(receipts, generated),
+        "lines": fit_lines(receipts, generated, extra),
     }
 
 
@@ -464,6 +500,7 @@ def extract_variants(layouts: list[Any], models: dict[str, Any]) -> dict[str, An
         "merchant": (None, models["merchant"], None),
         "both": (models["total"], models["merchant"], None),
         "lines": (models["total"], None, models["lines"]),
+        "lines_nolex": (models["total"], None, dataclasses.replace(models["lines"], lexicon={})),
     }
     out: dict[str, Any] = {}
     for name, (t, n, lines) in choices.items():
@@ -562,6 +599,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--corpus", type=Path, default=None)
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--write", default="", help="comma-separated: total, merchant, lines")
+    parser.add_argument(
+        "--fold-by",
+        choices=("merchant", "receipt"),
+        default="merchant",
+        help="outer folds: by merchant (GroupKFold, default) or by receipt (every k-th)",
+    )
     args = parser.parse_args(argv)
     if args.corpus is not None:
         os.environ["DOCAI_CORPUS"] = str(args.corpus.resolve())
@@ -572,28 +615,55 @@ def main(argv: list[str] | None = None) -> int:
     unseen = {s.id for s in groups["pool_unseen_merchants"]}
     receipts = [read_receipt(sample) for sample in pool]
     generated = generated_receipts()
-    folds = group_folds(pool, args.folds)
+    with_image = {s.id for s in pool}
+    extra = [s for s in pool_samples(with_image=False) if s.id not in with_image]
+    folds = (
+        group_folds(pool, args.folds)
+        if args.fold_by == "merchant"
+        else [k % args.folds for k in range(len(pool))]
+    )
 
     oof: dict[str, dict[str, dict[str, Any]]] = {}
     for fold in range(args.folds):
+        scored = {s.merchant for s, f in zip(pool, folds, strict=True) if f == fold}
+        held_ids = {s.id for s, f in zip(pool, folds, strict=True) if f == fold}
+        # By merchant: no key of a scored merchant is learned from. By receipt: only the
+        # scored receipts' own keys are held back.
+        kept = [
+            s
+            for s in extra
+            if (s.merchant not in scored if args.fold_by == "merchant" else s.id not in held_ids)
+        ]
         models = fit_models(
-            [r for r, f in zip(receipts, folds, strict=True) if f != fold], generated
+            [r for r, f in zip(receipts, folds, strict=True) if f != fold], generated, kept
         )
         for receipt, f in zip(receipts, folds, strict=True):
             if f == fold:
                 oof[receipt.sample.id] = extract_variants(receipt.layouts, models)
 
-    final = fit_models(receipts, generated)
+    final = fit_models(receipts, generated, extra)
     on_visible = {
         s.id: extract_variants(layouts_of(cached_pages(s.image.read_bytes())), final)
         for s in visible
     }
     pool_unseen = [s for s in pool if s.id in unseen]
+    # Receipts whose merchant no fitted fold holds (all of them when folding by merchant).
+    fitted_merchants = [
+        {s.merchant for s, f in zip(pool, folds, strict=True) if f != fold}
+        for fold in range(args.folds)
+    ]
+    unfitted = [
+        s for s, f in zip(pool, folds, strict=True) if s.merchant not in fitted_merchants[f]
+    ]
     texts = {name: model.to_json() for name, model in final.items()}
     report: dict[str, Any] = {
         "command": "python -m training.receipts" + (f" --write {args.write}" if args.write else ""),
         "folds": args.folds,
-        "fold_by": "merchant (GroupKFold; letters and digits of the key's company, case-folded)",
+        "fold_by": (
+            "merchant (GroupKFold; letters and digits of the key's company, case-folded)"
+            if args.fold_by == "merchant"
+            else "receipt (every k-th receipt in id order; merchants repeat across folds)"
+        ),
         "specs": [list(spec) for spec in SPECS],
         "chosen_per_outer_fold_then_final": CHOSEN,
         "pool_receipts": len(pool),
@@ -618,6 +688,7 @@ def main(argv: list[str] | None = None) -> int:
                 v: calibration(pool, oof, v, "total") for v in ("rules", "total")
             },
             "pool_unseen_merchants": by_variant(pool_unseen, oof),
+            "pool_merchant_not_in_fitted_folds": by_variant(unfitted, oof),
         },
         "visible_trained_on_pool": by_variant(visible, on_visible),
         "visible_german": german_totals(final),
@@ -627,6 +698,7 @@ def main(argv: list[str] | None = None) -> int:
     for part, entry in (
         ("oof pool", report["out_of_fold"]["pool"]),
         ("oof unseen", report["out_of_fold"]["pool_unseen_merchants"]),
+        ("oof new", report["out_of_fold"]["pool_merchant_not_in_fitted_folds"]),
         ("visible", report["visible_trained_on_pool"]),
     ):
         for name in VARIANTS:
@@ -643,7 +715,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     out = ROOT / "benchmarks" / "results"
     out.mkdir(parents=True, exist_ok=True)
-    (out / "receipts_models.json").write_text(json.dumps(report, indent=2) + "\n")
+    name = (
+        "receipts_models.json" if args.fold_by == "merchant" else "receipts_models_by_receipt.json"
+    )
+    (out / name).write_text(json.dumps(report, indent=2) + "\n")
     files = {
         "total": "receipt_total.json",
         "merchant": "receipt_merchant.json",

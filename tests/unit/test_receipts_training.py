@@ -101,3 +101,23 @@ def test_platt_fits_overconfident_scores_down() -> None:
     assert calibrate(0.95, (a, b)) == pytest.approx(0.7, abs=0.02)
     assert calibrate(0.3, (a, b)) == pytest.approx(10 / 60, abs=0.02)
     assert tr.platt([(0.9, 1)] * 5) == (1.0, 0.0)
+
+
+def _keyed(index: int, merchant: str, address: str) -> Sample:
+    truth = {"merchant": merchant, "address": address, "date": None, "total": None}
+    return Sample(f"k{index}", Path("x"), truth)
+
+
+def test_the_address_lexicon_never_learns_from_a_scored_merchant() -> None:
+    fitted = [tr.Receipt(_keyed(0, "Kedai Satu", "1 JALAN MELATI"), [], [], [], [], [], [], [], [])]
+    extra = [
+        _keyed(1, "Kedai Dua", "2 JALAN MELATI"),
+        _keyed(2, "Kedai Tiga", "3 JALAN KENANGA, TAMAN MELATI"),
+        _keyed(3, "Kedai Empat", "4 JALAN KENANGA"),
+    ]
+    held = {extra[1].merchant}  # "Kedai Tiga" is scored
+    keys = tr.key_samples(fitted, extra, held)
+    assert [s.id for s in keys] == ["k0", "k1", "k3"]
+    lexicon = tr.lexicon_words([(s.merchant, s.truth["address"] or "") for s in keys])
+    # KENANGA: only the unscored "Kedai Empat" prints it now.
+    assert lexicon == {"JALAN": 3, "MELATI": 2}

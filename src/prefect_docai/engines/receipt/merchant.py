@@ -92,7 +92,14 @@ def _has_postcode(text: str) -> bool:
     return not re.search(r"\d", found[1]) and not _LOT.search(head)
 
 
-_SDN_BHD = re.compile(r"\b[S5][O0D][NH]\.?\s*[B8][HN][DO0]\b", _I)
+_SDN_BHD = re.compile(r"\b([S5][O0D][NH])(\.?\s*)([B8][HN][DO0])\b", _I)
+
+
+def _spell_legal_form(match: re.Match[str]) -> str:
+    """An OCR-garbled "SON BHD" or "5DN. 8HD": the legal form's letters repaired, its dot
+    and blank kept as printed ("SDN. BHD." is not "SDN BHD")."""
+    sdn, bhd = ("Sdn", "Bhd") if match[1][1:].islower() else ("SDN", "BHD")
+    return sdn + (match[2] or " ") + bhd
 
 
 def clean_text(text: str) -> str:
@@ -106,16 +113,65 @@ def clean_text(text: str) -> str:
         word = re.sub(r"(?<=\w)[’‘`´](?=\w)", "'", word)
         if word and not re.fullmatch(r"[|¦]+", word):
             words.append(word)
-    value = " ".join(words)
-    value = _SDN_BHD.sub(lambda m: "Sdn Bhd" if m[0][1:].islower() else "SDN BHD", value)
+    value = _SDN_BHD.sub(_spell_legal_form, " ".join(words))
     value = re.sub(r"(?<=\s)[S5$]/[B8]\b", "S/B", value)
     return value
 
 
+_CONFUSED_DIGITS = {"0": ("o", "O"), "5": ("s", "S"), "8": ("b", "B"), "1": ("l", "")}
+"""Digits OCR reads for a letter of the same shape, and the letter (lower, upper case):
+"1" inside capitals may be an I or an L, so it is left alone there."""
+
+
+def repair_letter_digits(text: str) -> str:
+    """Words whose letters OCR read as look-alike digits: a run of 0, 1, 5 or 8 between
+    letters ("L0T", "Ja1an", "F00DICI0US", "GEM8ILANG") or ending a word of three or more
+    letters, the last two lowercase ("Leve1", "Mal1"), is the letter of that shape in the
+    word's case. A word that starts with a digit ("1l8B") or holds any other digit is a
+    number or a code ("SS21/39", "U13/BG", "1A/3") and stays as printed."""
+
+    def word(match: re.Match[str]) -> str:
+        token = match[0]
+        if (
+            not token[0].isalpha()
+            or re.search(r"[2-46-79]", token)
+            or sum(c.isalpha() for c in token) < 2
+        ):
+            return token
+        out = list(token)
+        for run in re.finditer(r"[0158]+", token):
+            before, after = token[: run.start()], token[run.end() :]
+            inside = before[-1:].isalpha() and after[:1].isalpha()
+            # "Leve1", "Mal1": after lowercase letters only ("UPTOWN3" is a code).
+            ending = not after and len(before) >= 3 and before[-3:].isalpha()
+            ending = ending and before[-2:].islower()
+            if not (inside or ending):
+                continue
+            lower = (before[-1:] + after[:1]).islower()
+            letters = [_CONFUSED_DIGITS[d][0 if lower else 1] for d in run[0]]
+            if not all(letters):
+                continue
+            out[run.start() : run.end()] = letters
+        return "".join(out)
+
+    # A British postcode's outward part ("SA0H 5HR") is a code too.
+    return re.sub(r"\b[^\W_]+\b(?!\s+\d[A-Z]{2}\b)", word, text)
+
+
+def tidy_brackets(text: str) -> str:
+    """Blanks around brackets as names and addresses print them: "BAKERIES(KL)SDN" →
+    "BAKERIES (KL) SDN", "( SUNGAI RENGIT )" → "(SUNGAI RENGIT)"."""
+    text = re.sub(r"(?<=[^\W_]|[.])\((?=[^\W_])", " (", text)
+    text = re.sub(r"(?<=[^\W_]|[.])\)(?=[^\W_])", ") ", text)
+    text = re.sub(r"\(\s+(?=\S)", "(", text)
+    return re.sub(r"(?<=\S)\s+\)", ")", text)
+
+
 def _clean_address(text: str) -> str:
-    value = clean_text(text)
+    value = repair_letter_digits(clean_text(text))
     # "F.KO6": a capital O between a letter and a digit is a zero in a unit number;
-    # "33O98": letters inside a run of digits are misread digits.
+    # "33O98", "411S0": letters inside a run of digits are misread digits (a leading S
+    # starts a unit code: "S100").
     value = re.sub(r"(?<=[A-Z])O(?=\d)", "0", value)
     # "$$21/39", "LOT $25": a dollar sign inside an address word is an S.
     value = re.sub(
@@ -132,8 +188,8 @@ def _clean_address(text: str) -> str:
         value,
     )
     return re.sub(
-        r"\b(?=[\dOoIl]*\d[\dOoIl]*\d[\dOoIl]*\d)[\dOoIl]{4,6}\b",
-        lambda m: m[0].translate(str.maketrans("OoIl", "0011")),
+        r"\b(?=[\dOoIlSs]*\d[\dOoIlSs]*\d[\dOoIlSs]*\d)(?![Ss])[\dOoIlSs]{4,6}\b",
+        lambda m: m[0].translate(str.maketrans("OoIlSs", "001155")),
         value,
     )
 
@@ -312,6 +368,15 @@ def _name_tokens(rows: Sequence[Row], chosen: Row) -> list[Word]:
     if not re.search(r"[^\W\d_]{2,}", rest) and index > 0 and _is_name_row(rows[index - 1]):
         # "(SETIA ALAM) SDN BHD" under "AIK HUAT HARDWARE ENTERPRISE": one name, two lines.
         tokens = [*rows[index - 1].tokens, *tokens]
+    elif (
+        len(re.findall(r"[^\W\d_]{2,}", rest)) == 1
+        and SHOP.search(rest)
+        and index > 0
+        and _continues_name(chosen, rows[index - 1], longest=6)
+    ):
+        # "DE LUXE CIRCLE FRESH" over "MART SDN BHD": a line of a shop word and the legal
+        # form ends a name that starts on the text line above it, in the same type size.
+        tokens = [*rows[index - 1].tokens, *tokens]
     elif index + 1 < len(rows):
         # "AIK HUAT HARDWARE ENTERPRISE" over "(SETIA ALAM) SDN BHD" or "(M) SDN BHD".
         following = rows[index + 1]
@@ -325,12 +390,13 @@ def _name_tokens(rows: Sequence[Row], chosen: Row) -> list[Word]:
     return tokens
 
 
-def _continues_name(name: Row, row: Row) -> bool:
+def _continues_name(name: Row, row: Row, longest: int = 3) -> bool:
+    """``row`` (of at most ``longest`` words) is another line of the name on ``name``."""
     text = clean_text(row.text)
     return (
         _is_name_row(row)
         and not re.search(r"\d", text)
-        and len(text.split()) <= 3
+        and len(text.split()) <= longest
         and not _STREET.search(text)
         and not _REGIONS.match(text)
         and 0.85 <= _height(row) / max(_height(name), 1e-6) <= 1.2
@@ -421,7 +487,13 @@ def name_of(rows: Sequence[Row], chosen: Row) -> tuple[str | None, tuple[Word, .
     removed) and its tokens."""
     name_tokens = tuple(_name_tokens(rows, chosen))
     raw = " ".join(t.text for t in name_tokens)
-    return _TRAILING_REG.sub("", clean_text(raw)).strip(" ,;:-") or None, name_tokens
+    name = _TRAILING_REG.sub("", clean_text(raw)).strip(" ,;:-")
+    return repair_name(name) or None, name_tokens
+
+
+def repair_name(text: str) -> str:
+    """A name's OCR slips repaired: look-alike digits in words, blanks around brackets."""
+    return tidy_brackets(repair_letter_digits(text))
 
 
 LEARNED_MIN_P = 0.2
@@ -539,5 +611,5 @@ def _address(rows: Sequence[Row], start: int, name: str) -> Candidate | None:
         return None
     tokens = tuple(t for r in address_rows for t in r.tokens)
     text = unify_spellings(" ".join(_clean_address(r.text) for r in address_rows), tokens)
-    text = correct_address_words(text)
+    text = tidy_brackets(correct_address_words(text))
     return Candidate(text, tokens, 0.6, "\n".join(r.text for r in address_rows))
