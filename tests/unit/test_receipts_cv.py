@@ -103,3 +103,32 @@ def test_ocr_version_changes_with_the_page_loader(
     before = cv.ocr_version()
     (engines / "page" / "ocr.py").write_text("x = 2\n")
     assert cv.ocr_version() != before
+
+
+def test_the_oracle_finds_the_best_run_of_words_and_classes_our_miss() -> None:
+    from benchmarks.receipts_oracle import classify, oracle
+
+    words = [
+        (0, "KEDAI"),
+        (0, "MAJU"),
+        (1, "No"),
+        (1, "5,"),
+        (1, "JALAN"),
+        (1, "MAWAR"),
+        (2, "43000"),
+        (2, "KAJANG"),
+        (3, "TEL:"),
+        (3, "03-1234"),
+    ]
+    best = oracle("address", "NO 5, JALAN MAWAR 43000 KAJANG", words)
+    assert best["level"] == "raw" and best["span"] == (2, 8) and best["rows"] == 2
+    assert oracle("address", "NO 5,JALAN MAWAR 43000 KAJANG", words)["level"] == "spacing"
+    assert oracle("address", "NO 5, JALAN MAWAR, 43000 KAJANG", words)["level"] == "punctuation"
+    slip = oracle("address", "NO 5, JALAN MAWAR 43000 KAJANO", words)
+    assert slip["level"] == "ocr" and slip["similarity"] > 90
+    truth, span = "NO 5, JALAN MAWAR 43000 KAJANG", (2, 8)
+    assert classify("address", truth, None, set(), span) == "none"
+    assert classify("address", truth, "No 5, Jalan Mawar 43000 Kajang", set(), span) == "right"
+    assert classify("address", truth, "NO 5,JALAN MAWAR 43000 KAJANG", set(), span) == "spacing"
+    assert classify("address", truth, "NO 5, JALAN MAWAR", {2, 3, 4, 5}, span) == "words_missing"
+    assert classify("address", truth, "X", {0, 1}, span) == "wrong_lines"
