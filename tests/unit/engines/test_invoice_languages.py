@@ -200,3 +200,13 @@ def test_amount_to_pay_words_name_the_gross_not_the_net(net: str, gross: str) ->
     chosen = totals([layout], ",", None)
     assert chosen["net"] is not None and chosen["net"].value == Decimal("6474.92")
     assert chosen["gross"] is not None and chosen["gross"].value == Decimal("7899.40")
+
+
+def test_the_date_scorer_sees_italian_and_spanish_dates() -> None:
+    from prefect_docai.engines.invoice.scoring import date_spots
+
+    layout = _layout(
+        _words(0.20, ("Data emissione 3 settembre 2025", 0.08)),
+        _words(0.23, ("Fecha 5 abr 2024", 0.08)),
+    )
+    assert {s.value for s in date_spots([layout])} == {"2025-09-03", "2024-04-05"}

@@ -384,7 +384,8 @@ DATE_FEATURES: tuple[str, ...] = (
 
 
 def date_spots(layouts: Sequence[PageLayout]) -> list[Spot]:
-    """Every date printed on the pages (numeric in one token or written with a month name)."""
+    """Every date printed on the pages (numeric in one token or written with a month name,
+    Italian and Spanish ones too)."""
     spots: list[Spot] = []
     for layout in layouts:
         for row in layout.rows:
@@ -392,7 +393,7 @@ def date_spots(layouts: Sequence[PageLayout]) -> list[Spot]:
                 tokens = segment.tokens
                 index = 0
                 while index < len(tokens):
-                    hit = date_in(tokens[index : index + 4])
+                    hit = date_in(tokens[index : index + 4], every_language=True)
                     if hit is None or hit[1][0] is not tokens[index]:
                         index += 1
                         continue
