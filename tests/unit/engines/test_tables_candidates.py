@@ -10,7 +10,7 @@ from prefect_docai.engines.tables.extent import trim_rows
 from prefect_docai.engines.tables.finders import find_tables
 from prefect_docai.engines.tables.geometry import Box, PageInput, PointWord
 from prefect_docai.engines.tables.grid import GridTable
-from prefect_docai.engines.tables.regions import Rect, choose
+from prefect_docai.engines.tables.regions import FEATURE_NAMES, Rect, choose, region_features
 from prefect_docai.engines.tables.rowsep import split_rows
 from prefect_docai.engines.tables.stream import _make_lines, segments
 from prefect_docai.samples.tables import table_page
@@ -81,6 +81,18 @@ def test_table_beside_a_prose_column_is_a_candidate_of_its_own() -> None:
     ]
     assert found, [(t.origin, t.box) for t in find_tables(page)]
     assert found[0].n_rows == len(rows) and found[0].n_cols == 3
+
+
+def test_prose_share_tells_the_region_beside_prose_from_one_that_swallowed_it() -> None:
+    prose = [w for i in range(14) for w in _line(_PROSE[i % 4], 50, 100 + PITCH * i)]
+    rows = [["Site", "2021", "2022"]] + [[SITES[r], *_numbers(2, r)] for r in range(1, len(SITES))]
+    page = PageInput(1, 595, 842, prose + _table(330, 100, [0, 80, 140], rows))
+    shares = {
+        t.origin: region_features(t, page)[FEATURE_NAMES.index("prose_share")]
+        for t in find_tables(page)
+    }
+    assert shares["beside"] == 0.0 and "" in shares
+    assert all(v > 0.3 for k, v in shares.items() if k != "beside"), shares
 
 
 def test_two_stacked_tables_are_two_candidates() -> None:

@@ -25,6 +25,7 @@ from typing import Any
 from prefect_docai.engines.learned import Tree, TreeScorer
 from prefect_docai.engines.tables.geometry import PageInput
 from prefect_docai.engines.tables.grid import Cell, GridTable, is_numeric
+from prefect_docai.engines.tables.stream import prose_columns
 
 MODEL_FILE = "table_regions.json"
 
@@ -60,6 +61,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "tables_on_page",
     "origin_split",
     "origin_beside",
+    "prose_share",
 )
 
 _MARKER = re.compile(r"^(?:[•·◦▪‣∙*\-–—]|\(?[0-9ivxIVX]{1,4}[.)]|\(?[a-zA-Z][.)])$")
@@ -159,7 +161,20 @@ def region_features(table: GridTable, page: PageInput, tables_on_page: int = 1) 
         float(tables_on_page),
         1.0 if table.origin == "split" else 0.0,
         1.0 if table.origin == "beside" else 0.0,
+        _prose_share(filled, page),
     ]
+
+
+def _prose_share(filled: list[Cell], page: PageInput) -> float:
+    """Share of the candidate's words inside the page's prose columns
+    (``stream.prose_columns``): a region that swallowed the text beside a table."""
+    words = [w for c in filled for w in c.words]
+    if not words or not page.words:
+        return 0.0
+    width = max(w.box.x1 for w in page.words) - min(w.box.x0 for w in page.words)
+    prose = prose_columns(page.words, width)
+    inside = sum(1 for w in words if any(b.contains_point(w.box.cx, w.box.cy) for b in prose))
+    return inside / len(words)
 
 
 @dataclass(frozen=True)
