@@ -78,7 +78,9 @@ def test_a_given_model_picks_the_row_and_its_probability_is_the_confidence() -> 
     picked = choose_name_row(rows, name_candidates(rows), model)
     assert picked is not None and picked[0].text == "INDAH GIFT & HOME DECO"
     assert picked[1] == pytest.approx(1 / (1 + math.exp(-2.0)))
-    result = extract_receipt([layout(HEAD)], total_model=None, name_model=model, line_model=None)
+    result = extract_receipt(
+        [layout(HEAD)], total_model=None, name_model=model, line_model=None, confidence_map=None
+    )
     assert result.merchant.name is not None
     assert result.merchant.name.value == "INDAH GIFT & HOME DECO"
     assert result.merchant.name.confidence == pytest.approx(1 / (1 + math.exp(-2.0)), abs=1e-3)
