@@ -528,18 +528,24 @@ def evaluate(
 
 
 def group_folds(samples: Sequence[Sample], folds: int) -> dict[str, int]:
-    """Sample id → fold, whole groups per fold (groups sorted by size, then name, dealt
-    out to the smallest fold: deterministic, balanced)."""
+    """Sample id → fold, whole groups per fold (:func:`deal_groups`)."""
+    fold_of_group = deal_groups([s.group for s in samples], folds)
+    return {s.id: fold_of_group[s.group] for s in samples}
+
+
+def deal_groups(groups: Sequence[str], folds: int) -> dict[str, int]:
+    """Group → fold for one group name per sample: groups sorted by size, then name, each
+    dealt out to the lightest fold (deterministic, balanced)."""
     sizes: dict[str, int] = defaultdict(int)
-    for sample in samples:
-        sizes[sample.group] += 1
+    for group in groups:
+        sizes[group] += 1
     load = [0] * folds
     fold_of_group: dict[str, int] = {}
     for group in sorted(sizes, key=lambda g: (-sizes[g], g)):
         target = min(range(folds), key=lambda f: (load[f], f))
         fold_of_group[group] = target
         load[target] += sizes[group]
-    return {s.id: fold_of_group[s.group] for s in samples}
+    return fold_of_group
 
 
 def print_report(title: str, report: dict[str, Any]) -> None:

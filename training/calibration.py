@@ -71,6 +71,7 @@ from benchmarks.invoices_cv import (
     all_samples,
     confidence_report,
     counted,
+    deal_groups,
     group_folds,
     read_documents,
     source_of,
@@ -189,15 +190,7 @@ INNER_FOLDS = 3
 def inner_folds(rows: Sequence[Row], folds: int) -> list[int]:
     """Fold of each row, whole groups per fold (as ``benchmarks.invoices_cv.group_folds``:
     groups by size then name, each to the lightest fold)."""
-    sizes: dict[str, int] = defaultdict(int)
-    for row in rows:
-        sizes[row.group] += 1
-    load = [0] * folds
-    fold_of: dict[str, int] = {}
-    for group in sorted(sizes, key=lambda g: (-sizes[g], g)):
-        target = min(range(folds), key=lambda f: (load[f], f))
-        fold_of[group] = target
-        load[target] += sizes[group]
+    fold_of = deal_groups([row.group for row in rows], folds)
     return [fold_of[row.group] for row in rows]
 
 

@@ -25,9 +25,8 @@ from babel.numbers import get_decimal_symbol
 
 from prefect_docai.samples import fmt
 from prefect_docai.samples.core import Ctx
-from prefect_docai.samples.grammar.layout import GREY, Family, Flow
+from prefect_docai.samples.grammar.layout import GREY, Family, Flow, footer_drawer
 from prefect_docai.samples.parties import Party, customer, person
-from prefect_docai.samples.render import Pen
 
 INTL_LANGS: tuple[str, ...] = ("fr", "nl", "it", "es")
 
@@ -451,15 +450,7 @@ def _footer(ctx: Ctx, fam: Family, sender: Party, *, forced: bool) -> Any:
     if sender.phone:
         parts.append(f"{PHONE[ctx.lang]} {sender.phone}")
 
-    def draw(pen: Pen, page: int, total: int) -> None:
-        del page, total
-        left, right = fam.margin, pen.width_mm - fam.margin
-        y = pen.height_mm - 22
-        pen.hline(left, right, y, color=GREY, width=0.3)
-        rows = pen.wrap("  |  ".join(parts), right - left, size=6.5)
-        pen.lines(left, y + 4, rows[:3], size=6.5, leading=2.9, color=GREY)
-
-    return draw
+    return footer_drawer(fam, parts)
 
 
 def compose_invoice_intl(ctx: Ctx, fam: Family) -> tuple[bytes, int, dict[str, Any]]:

@@ -478,6 +478,12 @@ def bank_footer(ctx: Ctx, sender: Party, fam: Family) -> Callable[[Pen, int, int
     if sender.phone:
         parts.append(ctx.t("Tel. ", "Tel ") + sender.phone)
 
+    return footer_drawer(fam, parts)
+
+
+def footer_drawer(fam: Family, parts: list[str]) -> Callable[[Pen, int, int], None]:
+    """Draws ``parts`` joined by bars under a rule at the foot of every page."""
+
     def draw(pen: Pen, page: int, total: int) -> None:
         del page, total
         left, right = fam.margin, pen.width_mm - fam.margin
