@@ -61,7 +61,16 @@ _ATTENTION = {
 @functools.cache
 def faker(locale: str) -> Faker:
     """One Faker per locale, reseeded per document (creating one costs ~0.2 s)."""
-    return Faker(locale)
+    fk = Faker(locale)
+    for provider in fk.get_providers():
+        cities = getattr(provider, "cities", None)
+        if isinstance(cities, list):
+            # Faker builds it_IT's city list from a set, so its order (and the city a
+            # seeded Faker draws) changed with PYTHONHASHSEED: every process generated
+            # other Italian documents. The other locales' lists are tuples, kept as
+            # they are (their documents stay byte-identical).
+            provider.cities = sorted(cities)
+    return fk
 
 
 @dataclass

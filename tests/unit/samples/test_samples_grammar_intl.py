@@ -4,8 +4,11 @@ truth values are printed, distractor dates that are not the invoice date, determ
 from __future__ import annotations
 
 import datetime as dt
+import os
 import random
 import re
+import subprocess
+import sys
 
 import pypdfium2 as pdfium
 import pytest
@@ -107,3 +110,27 @@ def test_vat_ids_pass_their_check_digits(country: str) -> None:
         number = euro_vat_id(rng, country)
         assert number.startswith(country)
         assert vatin.is_valid(number), number
+
+
+_TEXT_OF_SEED_3 = (
+    "import sys, pypdfium2 as pdfium; from prefect_docai.samples.grammar import generate_varied; "
+    "d = generate_varied('invoice', seed=3, lang=sys.argv[1]); doc = pdfium.PdfDocument(d.pdf); "
+    "print(''.join(p.get_textpage().get_text_range() for p in doc)); print(sorted(d.truth.items()))"
+)
+
+
+@pytest.mark.parametrize("lang", INTL_LANGS)
+def test_the_same_seed_gives_the_same_document_in_every_process(lang: str) -> None:
+    # Faker's it_IT city list is built from a set: without sorting it, each process (its own
+    # PYTHONHASHSEED) printed another city for the same seed.
+    outputs = {
+        subprocess.run(
+            [sys.executable, "-c", _TEXT_OF_SEED_3, lang],
+            env={**os.environ, "PYTHONHASHSEED": hash_seed},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for hash_seed in ("1", "2", "3")
+    }
+    assert len(outputs) == 1
