@@ -38,9 +38,7 @@ Rows per decision:
   (``engines.tables.rowsep``) trained on the same training split (its truth: the cell boxes
   of the generated and ICDAR pages in the split).
 
-Every model decision keeps, per page, the most probable of overlapping candidates
-(``engines.tables.regions.choose``, as the engine); ``rules`` keeps every candidate. The
-``rules`` and ``model`` rows do not peel (the engine before the row model). The models
+The ``rules`` and ``model`` rows do not peel (the engine before the row model). The models
 are retrained per fold; nothing is tuned on the scored fold (thresholds fixed at 0.5; the
 row separator overrules the finder at p >= 0.8 or <= 0.2: set once, after the plain 0.5
 version lowered the ICDAR figures; no other value was tried). Speed: CPU seconds per page of the rule extraction (model cost is negligible).
@@ -67,7 +65,6 @@ from training.tables import (
     fit_rows,
     fit_rowsep,
     materialize,
-    selected,
 )
 
 from benchmarks.tables import RESULTS, Score, _cells, cell_counts, corpus_dir, f1, pair_tables
@@ -135,7 +132,7 @@ def _apply(model: Any, runs: list[DocRun], idx: list[int], keeps: dict[int, list
 
     region = RegionModel.from_json(export(model))
     for i in idx:
-        keeps[i] = selected(runs[i], region)
+        keeps[i] = [region.is_table(c.features) for c in runs[i].candidates]
 
 
 def _row_model(runs: list[DocRun]) -> Any:

@@ -44,7 +44,6 @@ from training.tables import (
     fit_rows,
     fit_rowsep,
     materialize,
-    selected,
 )
 
 from benchmarks.tables import Grid, _cells, cell_counts, corpus_dir, pair_tables
@@ -130,9 +129,8 @@ def held_out_predictions(
             materialize(runs[i], rows)
         region = RegionModel.from_json(export(fit([runs[i] for i in train])))
         for i in test:
-            keep = selected(runs[i], region)
             preds[i] = [
-                (c.page, c.box, c.grid) for c, k in zip(runs[i].candidates, keep, strict=True) if k
+                (c.page, c.box, c.grid) for c in runs[i].candidates if region.is_table(c.features)
             ]
     for run in runs:
         apply_rowsep(run, None)

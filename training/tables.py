@@ -24,10 +24,7 @@ A candidate is a table (label 1) when it matches a truth table on its page by th
 benchmark's detection rule (intersection >= 60 % of the smaller box, IoU >= 0.2); on the
 tabula fixtures, whose truth has no box and covers one table per file, a candidate is a
 table when its cells match a truth table (cell F1 >= 0.5) and is left out of training
-otherwise (other tables on those pages are not annotated). Of several candidates that match
-one truth table (a block and its parts, a region with and without prose beside it) only
-those whose IoU is at least 0.8 of the best one's are tables: the engine keeps the most
-probable of overlapping candidates (``regions.choose``). Each source weighs the same.
+otherwise (other tables on those pages are not annotated). Each source weighs the same.
 
 Row-separator model: every two consecutive text lines of a candidate on a page whose truth
 has cell boxes (generated pages, ICDAR) with both lines inside one truth table, labelled 1
@@ -76,7 +73,6 @@ from prefect_docai.engines.tables.regions import (
     FEATURE_NAMES,
     MODEL_FILE,
     RegionModel,
-    choose,
     region_features,
 )
 from prefect_docai.engines.tables.rowsep import (
@@ -386,44 +382,6 @@ def materialize(run: DocRun, rows: RowModel | None) -> None:
         grid = _grid(t)
         feats = region_features(t, page, on_page)
         run.candidates.append(Candidate(number, box, grid, feats, label(run, number, box, grid)))
-    _best_only(run)
-
-
-def _best_only(run: DocRun) -> None:
-    """Of the candidates that pair with a truth table, only those covering it about as well
-    as the best one (IoU >= 0.8 of the best) count as tables: the finders propose a block
-    and its parts, a region with and without prose beside it, and the region model is to
-    prefer the one that is the table."""
-    if not run.boxed:
-        return
-    best: dict[int, float] = {}
-    ious: list[dict[int, float]] = []
-    for c in run.candidates:
-        mine: dict[int, float] = {}
-        for k, t in enumerate(run.doc.tables):
-            if t.page == c.page and t.bbox is not None:
-                ov, iou = _overlap(t.bbox, c.box)
-                if ov >= 0.6 and iou >= 0.2:
-                    mine[k] = iou
-                    best[k] = max(best.get(k, 0.0), iou)
-        ious.append(mine)
-    for c, mine in zip(run.candidates, ious, strict=True):
-        if c.label == 1 and not any(iou >= 0.8 * best[k] for k, iou in mine.items()):
-            c.label = 0
-
-
-def selected(run: DocRun, model: RegionModel) -> list[bool]:
-    """The candidates of ``run`` the engine keeps with ``model`` (``regions.choose`` per page)."""
-    keep = [False] * len(run.candidates)
-    probabilities = [model.probability(c.features) for c in run.candidates]
-    for number in {c.page for c in run.candidates}:
-        idx = [i for i, c in enumerate(run.candidates) if c.page == number]
-        chosen = choose(
-            [run.candidates[i].box for i in idx], [probabilities[i] for i in idx], model.threshold
-        )
-        for i, k in zip(idx, chosen, strict=True):
-            keep[i] = k
-    return keep
 
 
 def row_samples(runs: list[DocRun]) -> tuple[list[list[float]], list[int], list[str]]:

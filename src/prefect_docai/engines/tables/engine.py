@@ -2,9 +2,7 @@
 
 Per page: ruling lines (PDF vector graphics on born-digital pages, OpenCV line detection on
 the raster otherwise) give ruled grids; the words left over are searched for whitespace
-tables (``finders.py``), which also proposes alternatives: the parts of a whitespace block
-whose column structure changes (two tables stacked, a key-value block run into a table) and
-the tables found once prose columns are set aside (a table beside a column of text). A scan's words and raster are turned straight first (``deskew.py``: OCR deskews the
+tables. A scan's words and raster are turned straight first (``deskew.py``: OCR deskews the
 page but reports skewed boxes), and its tables' boxes turned back onto the page at the end.
 A learned row-separator model (``rowsep.py``, ``engines/data/table_rowsep.json``) regroups
 a candidate's body lines into rows where it is sure the finder's rows are wrong; a learned
@@ -12,7 +10,7 @@ row model (``extent.py``, ``engines/data/table_rows.json``) peels the lines at a
 top and bottom that are not table rows (prose, a list, a key-value block just above or below
 it); a learned region model (``regions.py``, ``engines/data/table_regions.json``, all three
 from ``training/tables.py``) then drops candidates that are not tables (prose columns,
-lists, key-value blocks) and keeps the most probable of overlapping ones. Cell text always comes from
+lists, key-value blocks). Cell text always comes from
 the shared page model's words (text layer or the page's single OCR pass). Tables on
 consecutive pages with the same columns are tagged as continuations.
 """
@@ -27,12 +25,7 @@ from prefect_docai.engines.tables.finders import find_tables
 from prefect_docai.engines.tables.geometry import PageInput
 from prefect_docai.engines.tables.grid import GridTable
 from prefect_docai.engines.tables.inputs import page_inputs
-from prefect_docai.engines.tables.regions import (
-    RegionModel,
-    choose,
-    load_region_model,
-    region_features,
-)
+from prefect_docai.engines.tables.regions import RegionModel, load_region_model, region_features
 from prefect_docai.engines.tables.rowsep import split_rows
 from prefect_docai.models.tools import Tool
 
@@ -82,17 +75,12 @@ def page_candidates(
 def keep_tables(
     candidates: list[GridTable], page: PageInput, model: RegionModel | None = None
 ) -> list[GridTable]:
-    """The candidates the region model takes for tables, the most probable of overlapping
-    ones (``regions.choose``); without a model, those the finders found as whole blocks or
-    grids (their alternatives, parts and regions beside prose, need the model to choose)."""
+    """The candidates the region model takes for tables (all of them without a model)."""
     model = model or load_region_model()
     if model is None:
-        return [t for t in candidates if not t.origin]
+        return candidates
     n = len(candidates)
-    probabilities = [model.probability(region_features(t, page, n)) for t in candidates]
-    boxes = [(t.box.x0, t.box.y0, t.box.x1, t.box.y1) for t in candidates]
-    keep = choose(boxes, probabilities, model.threshold)
-    return [t for t, k in zip(candidates, keep, strict=True) if k]
+    return [t for t in candidates if model.is_table(region_features(t, page, n))]
 
 
 def _col_edges(table: GridTable) -> list[float]:

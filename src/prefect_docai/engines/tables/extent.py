@@ -216,7 +216,6 @@ def slice_rows(table: GridTable, start: int, stop: int) -> GridTable:
         confidence=table.confidence,
         xs=list(table.xs),
         ys=list(table.ys),
-        origin=table.origin,
     )
     out = drop_empty(out)
     out.box = table_box(out.cells)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from prefect_docai.engines.tables.geometry import Box, PageInput
 from prefect_docai.engines.tables.grid import GridTable, fill_cells
 from prefect_docai.engines.tables.lattice import find_ruled_tables
-from prefect_docai.engines.tables.stream import find_stream_tables, prose_columns
+from prefect_docai.engines.tables.stream import find_stream_tables
 from prefect_docai.engines.tables.structure import (
     drop_empty,
     extend_sideways,
@@ -20,9 +20,7 @@ from prefect_docai.engines.tables.structure import (
 
 
 def find_tables(page: PageInput) -> list[GridTable]:
-    """Ruled tables first (their words are taken), then whitespace tables in the rest, and
-    again in the rest without its prose columns (``stream.prose_columns``): a table beside a
-    column of text."""
+    """Ruled tables first (their words are taken), then whitespace tables in the rest."""
     found: list[GridTable] = []
     remaining = list(page.words)
     ruled = sorted(find_ruled_tables(page.number, page.segments), key=lambda t: t.box.y0)
@@ -45,22 +43,8 @@ def find_tables(page: PageInput) -> list[GridTable]:
     if remaining:
         x0 = min(w.box.x0 for w in page.words)
         x1 = max(w.box.x1 for w in page.words)
-        stream: list[GridTable] = []
-        prose = prose_columns(remaining, x1 - x0)
-        rest = [
-            w for w in remaining if not any(p.contains_point(w.box.cx, w.box.cy) for p in prose)
-        ]
-        for words, origin in ((remaining, None), (rest if prose else [], "beside")):
-            for table in find_stream_tables(page.number, words, page.segments, x1 - x0):
-                if any(_same(table.box, other.box) for other in stream):
-                    continue
-                table.origin = origin or table.origin
-                stream.append(table)
-        ruled_found = list(found)
-        for table in stream:
-            if any(
-                table.box.intersection_area(r.box) > 0.2 * _area(table.box) for r in ruled_found
-            ):
+        for table in find_stream_tables(page.number, remaining, page.segments, x1 - x0):
+            if any(table.box.intersection_area(r.box) > 0.2 * _area(table.box) for r in found):
                 continue
             if _is_chart(table, page):
                 continue
@@ -86,9 +70,3 @@ def _is_chart(table: GridTable, page: PageInput) -> bool:
 
 def _area(box: Box) -> float:
     return max(1e-6, box.width * box.height)
-
-
-def _same(a: Box, b: Box) -> bool:
-    """(Almost) the same region: intersection over union >= 0.95."""
-    inter = a.intersection_area(b)
-    return inter >= 0.95 * (_area(a) + _area(b) - inter)

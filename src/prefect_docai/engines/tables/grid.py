@@ -43,10 +43,6 @@ class GridTable:
     xs: list[float] = field(default_factory=list)
     """Column edges (ruled tables: the rule positions)."""
     ys: list[float] = field(default_factory=list)
-    origin: str = ""
-    """How a finder proposed it: ``""`` (the whole block or ruled grid), ``split`` (a part of
-    a whitespace block cut where its column structure changes) or ``beside`` (found once the
-    prose columns beside it were set aside)."""
 
 
 def group_lines(words: list[PointWord]) -> list[list[PointWord]]:

@@ -16,7 +16,6 @@ import itertools
 import json
 import math
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
 from statistics import median, pstdev
@@ -25,7 +24,6 @@ from typing import Any
 from prefect_docai.engines.learned import Tree, TreeScorer
 from prefect_docai.engines.tables.geometry import PageInput
 from prefect_docai.engines.tables.grid import Cell, GridTable, is_numeric
-from prefect_docai.engines.tables.stream import prose_columns
 
 MODEL_FILE = "table_regions.json"
 
@@ -59,9 +57,6 @@ FEATURE_NAMES: tuple[str, ...] = (
     "row_pitch_cv",
     "page_word_share",
     "tables_on_page",
-    "origin_split",
-    "origin_beside",
-    "prose_share",
 )
 
 _MARKER = re.compile(r"^(?:[•·◦▪‣∙*\-–—]|\(?[0-9ivxIVX]{1,4}[.)]|\(?[a-zA-Z][.)])$")
@@ -159,22 +154,7 @@ def region_features(table: GridTable, page: PageInput, tables_on_page: int = 1) 
         pitch_cv,
         words_in_cells / max(1, len(page.words)),
         float(tables_on_page),
-        1.0 if table.origin == "split" else 0.0,
-        1.0 if table.origin == "beside" else 0.0,
-        _prose_share(filled, page),
     ]
-
-
-def _prose_share(filled: list[Cell], page: PageInput) -> float:
-    """Share of the candidate's words inside the page's prose columns
-    (``stream.prose_columns``): a region that swallowed the text beside a table."""
-    words = [w for c in filled for w in c.words]
-    if not words or not page.words:
-        return 0.0
-    width = max(w.box.x1 for w in page.words) - min(w.box.x0 for w in page.words)
-    prose = prose_columns(page.words, width)
-    inside = sum(1 for w in words if any(b.contains_point(w.box.cx, w.box.cy) for b in prose))
-    return inside / len(words)
 
 
 @dataclass(frozen=True)
@@ -202,37 +182,6 @@ class RegionModel:
 
     def is_table(self, x: list[float]) -> bool:
         return self.probability(x) >= self.threshold
-
-
-Rect = tuple[float, float, float, float]
-
-
-def choose(boxes: Sequence[Rect], probabilities: Sequence[float], threshold: float) -> list[bool]:
-    """Which of one page's candidates to keep: from the most probable down, each at or above
-    ``threshold`` that does not cover more than half of a kept one (or half of it covered):
-    the finders propose overlapping alternatives (a whole block and its parts, a region with
-    and without the prose beside it) and the model's score picks among them."""
-    order = sorted(range(len(boxes)), key=lambda i: (-probabilities[i], i))
-    keep = [False] * len(boxes)
-    kept: list[Rect] = []
-    for i in order:
-        if probabilities[i] < threshold:
-            break
-        if any(_shared(boxes[i], other) > 0.5 for other in kept):
-            continue
-        keep[i] = True
-        kept.append(boxes[i])
-    return keep
-
-
-def _shared(a: Rect, b: Rect) -> float:
-    """Intersection of two rectangles over the smaller one's area."""
-    w = min(a[2], b[2]) - max(a[0], b[0])
-    h = min(a[3], b[3]) - max(a[1], b[1])
-    if w <= 0 or h <= 0:
-        return 0.0
-    smaller = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
-    return w * h / max(1e-6, smaller)
 
 
 def load_shipped(name: str, features: tuple[str, ...]) -> RegionModel | None:

@@ -263,7 +263,6 @@ def regroup(
         confidence=table.confidence,
         xs=list(xs),
         ys=ys,
-        origin=table.origin,
     )
     result = drop_empty(result)
     result.box = table_box(result.cells)

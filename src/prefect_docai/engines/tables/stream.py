@@ -407,125 +407,15 @@ def _is_list(cells: list[Cell]) -> bool:
     return markers and wordy
 
 
-_PROSE_WORDS = 4
-"""Words of a chunk that make it a line of prose (with ``_PROSE_WIDTH``)."""
-_PROSE_WIDTH = 10.0
-"""Glyph heights a chunk of prose spans at least."""
-_PROSE_GAP = 1.5
-"""Gap (in glyph heights) that ends a chunk of prose: justified narrow columns stretch word
-spaces beyond ``_CHUNK_GAP``; the gutter beside a column is wider."""
-
-
-def prose_columns(words: list[PointWord], text_width: float) -> list[Box]:
-    """Boxes of prose columns narrower than the text: runs of at least three prose chunks,
-    one above the other, with the same left edge (within a glyph height) and no more than
-    four glyph heights between them. A table beside such a column shares text lines with
-    it, which no whitespace block survives; with the column set aside it stands alone."""
-    chunks: list[tuple[Box, float]] = []
-    for members in group_lines(words):
-        em = median(w.box.height for w in members) or 1.0
-        pieces: list[list[PointWord]] = [[members[0]]]
-        for prev, w in itertools.pairwise(members):
-            if w.box.x0 - prev.box.x1 > _PROSE_GAP * em:
-                pieces.append([w])
-            else:
-                pieces[-1].append(w)
-        for chunk in pieces:
-            box = union_all([w.box for w in chunk])
-            wide = _PROSE_WIDTH * em <= box.width < 0.7 * text_width
-            if len(chunk) >= _PROSE_WORDS and wide:
-                chunks.append((box, em))
-    runs: list[list[tuple[Box, float]]] = []
-    for box, em in sorted(chunks, key=lambda c: (c[0].y0, c[0].x0)):
-        for run in runs:
-            last = run[-1][0]
-            if abs(box.x0 - run[0][0].x0) <= em and -0.5 * em <= box.y0 - last.y1 <= 4 * em:
-                run.append((box, em))
-                break
-        else:
-            runs.append([(box, em)])
-    return [union_all([b for b, _ in run]) for run in runs if len(run) >= 3]
-
-
 def find_stream_tables(
     page: int, words: list[PointWord], rules: list[Ruling], text_width: float
 ) -> list[GridTable]:
-    """A table per block of aligned lines and, where a block's column structure changes
-    (two tables stacked, a key-value block or a list run into a table), one per part too
-    (``origin="split"``): the region model chooses among overlapping candidates."""
     tables: list[GridTable] = []
-    horizontals = [r for r in rules if r.horizontal]
     for block in _blocks(_make_lines(words), text_width):
-        table = _table(page, block, horizontals)
+        table = _table(page, block, [r for r in rules if r.horizontal])
         if table is not None:
             tables.append(table)
-        parts = segments(block)
-        if len(parts) < 2:
-            continue
-        for part in parts:
-            if sum(1 for line in part if line.multi) < 2:
-                continue
-            piece = _table(page, part, horizontals)
-            if piece is not None:
-                piece.origin = "split"
-                tables.append(piece)
     return tables
-
-
-def _shape_change(sigs: list[tuple[int, float]], i: int, k: int, shift: bool) -> bool:
-    """Do the ``k`` lines before ``i`` share one shape (chunk count, left edge) and the ``k``
-    from ``i`` another, with another chunk count (``shift``: and another left edge)?"""
-    if i < k or i + k > len(sigs):
-        return False
-    before, after = sigs[i - k : i], sigs[i : i + k]
-    for side in (before, after):
-        if any(s[0] != side[0][0] or abs(s[1] - side[0][1]) > 1 for s in side):
-            return False
-    moved = abs(before[0][1] - after[0][1]) > 1
-    return before[0][0] != after[0][0] and (moved or not shift)
-
-
-def _changes(block: list[_Line]) -> list[int]:
-    """Indices ``i`` of the block's multi-chunk lines where a new part starts: the lines
-    just above share a chunk count and left edge, the lines from ``i`` on share another
-    chunk count, two lines each side when the left edge moves too, three when it does not
-    (rows with empty cells have fewer chunks, indented labels another left edge: neither
-    alone starts a part)."""
-    multi = [line for line in block if line.multi]
-    if len(multi) < 4:
-        return []
-    em = median(line.em for line in multi)
-    sigs = [(len(line.chunks), line.box.x0 / em) for line in multi]
-    return [
-        i
-        for i in range(2, len(multi) - 1)
-        if _shape_change(sigs, i, 2, True) or _shape_change(sigs, i, 3, False)
-    ]
-
-
-def segments(block: list[_Line]) -> list[list[_Line]]:
-    """``block`` cut before the multi-chunk lines where ``_changes`` sees a new part start;
-    single-chunk lines in between go with the part below, except the wrapped continuation
-    of the line above. One part: the block itself."""
-    multi = [line for line in block if line.multi]
-    starts = {id(multi[i]) for i in _changes(block)}
-    if not starts:
-        return [block]
-    parts: list[list[_Line]] = [[]]
-    pending: list[_Line] = []
-    for line in block:
-        if not line.multi:
-            pending.append(line)
-            continue
-        if id(line) in starts:
-            while pending and _wraps(parts[-1][-1:] + pending[:1]):
-                parts[-1].append(pending.pop(0))
-            parts.append([])
-        parts[-1].extend(pending)
-        pending = []
-        parts[-1].append(line)
-    parts[-1].extend(pending)
-    return [part for part in parts if part]
 
 
 def _table(page: int, block: list[_Line], rules: list[Ruling]) -> GridTable | None:
