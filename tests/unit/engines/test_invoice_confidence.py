@@ -9,8 +9,9 @@ import json
 
 import pytest
 from tests.unit.engines.invoice_docs import make_invoice
+from tests.unit.engines.word_pages import constant_map
 
-from prefect_docai.engines.calibration import ConfidenceMap, FieldMap
+from prefect_docai.engines.calibration import ConfidenceMap
 from prefect_docai.engines.extract.rows import build_layout
 from prefect_docai.engines.invoice import InvoiceEngine
 from prefect_docai.engines.invoice import confidence as C
@@ -24,12 +25,7 @@ EXTRAS = list(itertools.product((0.0, 1.0), (-1.0, 0.0, 1.0), (0.0, 1.0)))
 
 
 def _constant_map(value: float) -> ConfidenceMap:
-    """Every calibrated field at ``value``, whatever its raw score (raw > 0)."""
-    import math
-
-    z = math.log(value / (1 - value))
-    fields = {name: FieldMap((0.0,) * len(C.FEATURES), z) for name in C.CALIBRATED}
-    return ConfidenceMap(C.FEATURES, fields, {})
+    return constant_map(C.FEATURES, C.CALIBRATED, value)
 
 
 def _fields(result: InvoiceResult) -> dict[str, Field]:

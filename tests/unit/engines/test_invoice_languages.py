@@ -8,9 +8,10 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
+from tests.unit.engines.word_pages import layout as _layout
+from tests.unit.engines.word_pages import words as _words
 
 from prefect_docai.engines.extract.dates import parse_date
-from prefect_docai.engines.extract.rows import PageLayout, build_layout
 from prefect_docai.engines.invoice import InvoiceEngine
 from prefect_docai.engines.invoice.fields import dates, invoice_number, join_digit_groups, totals
 from prefect_docai.engines.invoice.parties import parties
@@ -18,20 +19,6 @@ from prefect_docai.engines.page.model import Word
 from prefect_docai.engines.pluginspec import EngineOptions
 from prefect_docai.models.results import InvoiceResult
 from prefect_docai.samples.grammar import generate_varied
-
-
-def _words(y: float, *pieces: tuple[str, float]) -> list[Word]:
-    out = []
-    for text, x in pieces:
-        for word in text.split():
-            width = 0.009 * len(word)
-            out.append(Word(word, (x, y, x + width, y + 0.012), 1.0, font_size=9.0))
-            x += width + 0.006
-    return out
-
-
-def _layout(*lines: list[Word]) -> PageLayout:
-    return build_layout(1, [w for line in lines for w in line], 0.7071, "text-layer")
 
 
 @pytest.mark.parametrize(

@@ -8,29 +8,14 @@ import json
 from decimal import Decimal
 
 import pytest
+from tests.unit.engines.word_pages import layout as _layout
+from tests.unit.engines.word_pages import words as _words
 
 from prefect_docai.engines.extract.rows import PageLayout, build_layout
 from prefect_docai.engines.invoice import scoring
 from prefect_docai.engines.invoice.fields import join_digit_groups, totals
 from prefect_docai.engines.invoice.text import extract_invoice
 from prefect_docai.engines.learned import LinearScorer, load_scorer
-from prefect_docai.engines.page.model import Word
-
-
-def _words(y: float, *pieces: tuple[str, float]) -> list[Word]:
-    """Tokens of one printed line: each piece's words from x, 0.009 wide per character."""
-    out = []
-    for text, x in pieces:
-        for word in text.split():
-            width = 0.009 * len(word)
-            out.append(Word(word, (x, y, x + width, y + 0.012), 1.0, font_size=9.0))
-            x += width + 0.006
-    return out
-
-
-def _layout(*lines: list[Word]) -> PageLayout:
-    return build_layout(1, [w for line in lines for w in line], 0.7071, "text-layer")
-
 
 FRENCH = _layout(
     _words(0.05, ("Au Moulin SARL", 0.08)),

@@ -5,12 +5,12 @@ engine's confidences go through the map, which changes no value."""
 from __future__ import annotations
 
 import itertools
-import math
 
 import pytest
 from tests.unit.engines.invoice_docs import make_receipt
+from tests.unit.engines.word_pages import constant_map
 
-from prefect_docai.engines.calibration import ConfidenceMap, FieldMap
+from prefect_docai.engines.calibration import ConfidenceMap
 from prefect_docai.engines.extract.rows import build_layout
 from prefect_docai.engines.pluginspec import EngineOptions
 from prefect_docai.engines.receipt import ReceiptEngine
@@ -23,9 +23,7 @@ EXTRAS = list(itertools.product((-1.0, 0.0, 1.0), (0.0, 1.0)))
 
 
 def _constant_map(value: float) -> ConfidenceMap:
-    z = math.log(value / (1 - value))
-    fields = {name: FieldMap((0.0,) * len(C.FEATURES), z) for name in C.CALIBRATED}
-    return ConfidenceMap(C.FEATURES, fields, {})
+    return constant_map(C.FEATURES, C.CALIBRATED, value)
 
 
 def _fields(result: ReceiptResult) -> dict[str, Field]:
