@@ -346,18 +346,26 @@ def rowsep_samples(runs: list[DocRun]) -> tuple[list[list[float]], list[int], li
     return xs, ys, sources
 
 
+def balanced_weights(sources: Sequence[str]) -> Any:
+    """Sample weights that give every source the same total weight (a few large sources
+    must not drown the others), as a float64 array."""
+    import numpy as np
+
+    per_source: dict[str, int] = {}
+    for s in sources:
+        per_source[s] = per_source.get(s, 0) + 1
+    return np.array(
+        [len(sources) / (len(per_source) * per_source[s]) for s in sources], dtype=np.float64
+    )
+
+
 def fit_rowsep(runs: list[DocRun]) -> Any:
     """A gradient-boosting classifier: does a new table row start at this text line?"""
     import numpy as np
     from sklearn.ensemble import GradientBoostingClassifier
 
     rows, labels, sources = rowsep_samples(runs)
-    per_source: dict[str, int] = {}
-    for s in sources:
-        per_source[s] = per_source.get(s, 0) + 1
-    weight = np.array(
-        [len(sources) / (len(per_source) * per_source[s]) for s in sources], dtype=np.float64
-    )
+    weight = balanced_weights(sources)
     model = GradientBoostingClassifier(
         n_estimators=150, max_depth=3, learning_rate=0.1, subsample=1.0, random_state=0
     )
@@ -436,12 +444,7 @@ def fit_rows(runs: list[DocRun]) -> Any:
     rows, labels, sources = row_samples(runs)
     x = np.array(rows, dtype=np.float64)
     y = np.array(labels, dtype=np.int64)
-    per_source: dict[str, int] = {}
-    for s in sources:
-        per_source[s] = per_source.get(s, 0) + 1
-    weight = np.array(
-        [len(sources) / (len(per_source) * per_source[s]) for s in sources], dtype=np.float64
-    )
+    weight = balanced_weights(sources)
     model = GradientBoostingClassifier(
         n_estimators=150, max_depth=3, learning_rate=0.1, subsample=1.0, random_state=0
     )
@@ -458,12 +461,7 @@ def fit(runs: list[DocRun]) -> Any:
     rows = [(c, r.source) for r in runs for c in r.candidates if c.label >= 0]
     x = np.array([c.features for c, _ in rows], dtype=np.float64)
     y = np.array([c.label for c, _ in rows], dtype=np.int64)
-    per_source: dict[str, int] = {}
-    for _, s in rows:
-        per_source[s] = per_source.get(s, 0) + 1
-    weight = np.array(
-        [len(rows) / (len(per_source) * per_source[s]) for _, s in rows], dtype=np.float64
-    )
+    weight = balanced_weights([s for _, s in rows])
     model = GradientBoostingClassifier(
         n_estimators=120, max_depth=3, learning_rate=0.1, subsample=1.0, random_state=0
     )

@@ -144,11 +144,6 @@ LINE_FEATURES: tuple[str, ...] = (
 )
 
 
-def _height(row: Row) -> float:
-    heights = sorted(t.height for t in row.tokens)
-    return heights[len(heights) // 2] if heights else 0.0
-
-
 def name_words(text: str) -> list[str]:
     """Words a name could be made of: what is left of the (cleaned) text without legal
     forms, bracketed parts ("(M)", "(SETIA ALAM)") and registration numbers."""
@@ -164,7 +159,7 @@ def row_cues(row: Row, median_height: float) -> dict[str, float]:
     box = row.bbox
     rest = name_words(clean)
     return {
-        "height": _height(row) / median_height,
+        "height": M.row_height(row) / median_height,
         "caps": sum(c.isupper() for c in text) / max(letters, 1),
         "digits": sum(c.isdigit() for c in text) / chars,
         "letters": letters / chars,
@@ -198,7 +193,7 @@ def line_features(rows: Sequence[Row]) -> list[list[float]]:
     head = list(rows[:HEAD_ROWS])
     if not head:
         return []
-    median_height = median(_height(r) for r in rows) or 1e-3
+    median_height = median(M.row_height(r) for r in rows) or 1e-3
     cues = [row_cues(r, median_height) for r in head]
     if len(rows) > len(head):
         after = [row_cues(r, median_height) for r in rows[len(head) : len(head) + 2]]

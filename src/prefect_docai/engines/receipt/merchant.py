@@ -338,9 +338,10 @@ def _is_name_row(row: Row) -> bool:
     )
 
 
-def _height(row: Row) -> float:
+def row_height(row: Row) -> float:
+    """The median height of a row's words (0 for a row without words)."""
     heights = sorted(t.height for t in row.tokens)
-    return heights[len(heights) // 2]
+    return heights[len(heights) // 2] if heights else 0.0
 
 
 def _name_tokens(rows: Sequence[Row], chosen: Row) -> list[Word]:
@@ -399,7 +400,7 @@ def _continues_name(name: Row, row: Row, longest: int = 3) -> bool:
         and len(text.split()) <= longest
         and not _STREET.search(text)
         and not _REGIONS.match(text)
-        and 0.85 <= _height(row) / max(_height(name), 1e-6) <= 1.2
+        and 0.85 <= row_height(row) / max(row_height(name), 1e-6) <= 1.2
         and abs(row.bbox[0] + row.bbox[2] - name.bbox[0] - name.bbox[2]) / 2 < 0.08
     )
 
@@ -476,7 +477,7 @@ def rule_choice(candidates: Sequence[Row]) -> tuple[Row, float] | None:
             return None
         chosen = first[0]
         for row in first[1:3]:
-            if _height(row) > 1.3 * _height(chosen):
+            if row_height(row) > 1.3 * row_height(chosen):
                 chosen = row
         strength = 0.55
     return chosen, strength

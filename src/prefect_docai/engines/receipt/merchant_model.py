@@ -57,11 +57,6 @@ NAME_FEATURES: tuple[str, ...] = (
 )
 
 
-def _height(row: Row) -> float:
-    heights = sorted(t.height for t in row.tokens)
-    return heights[len(heights) // 2] if heights else 0.0
-
-
 def _flags(text: str) -> dict[str, float]:
     clean = M.clean_text(text)
     return {
@@ -78,7 +73,7 @@ def name_features(rows: Sequence[Row], candidates: list[Row]) -> list[list[float
     """One vector of :data:`NAME_FEATURES` per candidate row."""
     if not candidates:
         return []
-    heights = [_height(r) for r in candidates]
+    heights = [M.row_height(r) for r in candidates]
     ordered = sorted(set(heights), reverse=True)
     median = sorted(heights)[len(heights) // 2] or 1.0
     rule = M.rule_choice(candidates)
