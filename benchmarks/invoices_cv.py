@@ -68,8 +68,6 @@ from benchmarks.receipts_cv import layouts_of
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results" / "invoices_cv.json"
 MODES = ("text", "scan")
-LANGUAGES = ("deu", "eng")
-"""What the invoice engine reads with (``engines.invoice.engine.INVOICE_LANGUAGES``)."""
 
 
 def cache_root() -> Path:
@@ -253,7 +251,10 @@ def all_samples(template_docs: int, grammar_docs: int, intl_docs: int = 0) -> li
 def pages_version() -> str:
     """Hash of what decides the words the invoice engine reads from a PDF."""
     src = ROOT / "src" / "prefect_docai" / "engines"
-    digest = hashlib.sha256(",".join(LANGUAGES).encode())
+    from prefect_docai.engines.invoice.engine import INVOICE_DETECTED, INVOICE_LANGUAGES
+
+    digest = hashlib.sha256(",".join(INVOICE_LANGUAGES).encode())
+    digest.update(("|" + ",".join(INVOICE_DETECTED)).encode())
     for path in sorted((src / "page").glob("*.py")):
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
@@ -269,9 +270,12 @@ def pages_version() -> str:
 
 def read_pages(data: bytes) -> list[dict[str, Any]]:
     """Per page its number, aspect, source and words, as the invoice engine loads them."""
+    from prefect_docai.engines.invoice.engine import INVOICE_DETECTED, INVOICE_LANGUAGES
     from prefect_docai.engines.page.document import load_document
 
-    with load_document(data, languages=LANGUAGES, dpi=300) as document:
+    with load_document(
+        data, languages=INVOICE_LANGUAGES, dpi=300, detect=INVOICE_DETECTED
+    ) as document:
         document.prefetch()
         pages = []
         for page in document.pages:

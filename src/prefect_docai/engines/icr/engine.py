@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from functools import cache
-from typing import Any
-
 from prefect_docai.engines.page.document import Page, load_document
+from prefect_docai.engines.page.languages import detect_language
 from prefect_docai.engines.page.outputs import (
     concatenate_pdfs,
     kept_lines,
@@ -52,38 +50,6 @@ def _page_result(page: Page, threshold: float | None) -> IcrPage:
         confidence=round(confidence, 3),
         lines=lines,
     )
-
-
-@cache
-def _iso_639_1(tesseract_code: str) -> str | None:
-    import pycountry
-
-    language = pycountry.languages.get(alpha_3=tesseract_code.split("_")[0])
-    code = getattr(language, "alpha_2", None) if language is not None else None
-    return str(code) if code else None
-
-
-def detect_language(text: str, requested: tuple[str, ...]) -> str:
-    """ISO 639-1 code of the text's language.
-
-    With explicit languages the answer is one of them (py3langid restricted to that set);
-    with ``auto`` any language py3langid knows. Short texts fall back to the first hint.
-    """
-    hinted = [code for code in (_iso_639_1(lang) for lang in requested if lang != "auto") if code]
-    sample = " ".join(text.split())[:5000]
-    if len(hinted) != 1 and sum(c.isalpha() for c in sample) >= 20:
-        # rank() instead of set_languages(): the shared identifier stays unmodified.
-        for code, _ in _identifier().rank(sample):
-            if not hinted or code in hinted:
-                return str(code)
-    return hinted[0] if hinted else "und"
-
-
-@cache
-def _identifier() -> Any:
-    from py3langid.langid import MODEL_FILE, LanguageIdentifier
-
-    return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=False)
 
 
 def _warnings(pages: list[Page]) -> list[str]:

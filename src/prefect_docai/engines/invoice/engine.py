@@ -20,7 +20,10 @@ from prefect_docai.models.results import InvoiceResult
 from prefect_docai.models.tools import Tool
 
 INVOICE_LANGUAGES = ("deu", "eng")
-"""ToolInvoice takes no language hint: it reads German and English documents."""
+"""ToolInvoice takes no language hint: it reads scans with German and English first."""
+INVOICE_DETECTED = ("fra", "nld", "ita", "spa")
+"""Other main languages of invoices: a scanned page whose first reading is in one of them
+is read again with that pack and English (``load_document(detect=...)``)."""
 
 
 def _languages(options: EngineOptions) -> tuple[str, ...]:
@@ -45,7 +48,9 @@ class InvoiceEngine:
             return EngineOutput(result=xml_result, page_count=1, warnings=warnings)
 
         xml = extract_xml_from_pdf(data) if media_type == "application/pdf" else None
-        with load_document(data, languages=_languages(options), dpi=300) as document:
+        with load_document(
+            data, languages=_languages(options), dpi=300, detect=INVOICE_DETECTED
+        ) as document:
             result = self._from_xml(xml, warnings)
             if result is not None:
                 result = locate_fields(result, document_layouts(document, text_layer_only=True))

@@ -39,6 +39,7 @@ from PIL import Image, UnidentifiedImageError
 from prefect_docai.engines.page import ocr, rapid, raster
 from prefect_docai.engines.page.decode import decode_page
 from prefect_docai.engines.page.fingerprint import fingerprints
+from prefect_docai.engines.page.languages import main_language
 from prefect_docai.engines.page.layout import build_lines
 from prefect_docai.engines.page.model import Line, Word
 from prefect_docai.engines.page.ocr import Orientation
@@ -251,14 +252,16 @@ class Page:
 
     @property
     def languages(self) -> tuple[str, ...]:
-        """Tesseract models used for this page; ``auto`` is resolved by OSD's script."""
+        """Tesseract models used for this page; ``auto`` is resolved by OSD's script, and
+        with :attr:`Document.detect` by the language of the first reading."""
         requested = self._document.languages
-        if requested != ("auto",):
+        auto = requested == ("auto",)
+        if not auto and not self._document.detect:
             return requested
         if self.source == "text-layer":
-            return ()
+            return () if auto else requested
         self._ensure_words()
-        return self._languages or ocr.AUTO_FALLBACK
+        return self._languages or (ocr.AUTO_FALLBACK if auto else requested)
 
     def _ensure_words(self) -> None:
         if self._words is not None:
@@ -345,6 +348,13 @@ class Page:
                 bias = 0.5 if sideways else 1.0
                 if _reading_score(turned.words) > bias * _reading_score(reading.words):
                     reading, rotation = turned, orientation.rotate
+        rereading = self._main_language(reading.words)
+        if rereading is not None:
+            # The page is in another main language than the one read with: read again
+            # with its pack (one reading is kept, the first is dropped).
+            self._languages = rereading
+            languages = "+".join(rereading)
+            reading = self._read(_turn(scaled, rotation), effective_dpi, languages)
         self._ocr_rotation = rotation
         self._deskew_angle = reading.straight.angle
         found = reading.source_words()
@@ -386,6 +396,15 @@ class Page:
                 )
             )
         return tokens
+
+    def _main_language(self, words: list[ocr.OcrWord]) -> tuple[str, ...] | None:
+        """The packs to read the page again with when its first reading is in one of the
+        document's :attr:`Document.detect` languages (:func:`languages.main_language`)."""
+        requested = self._document.languages
+        if requested == ("auto",) or not self._document.detect:
+            return None
+        text = " ".join(word.text for word in words)
+        return main_language(text, requested, self._document.detect)
 
     def _wants_rapid(self, image: npt.NDArray[np.uint8]) -> bool:
         engine = self._document.ocr_engine
@@ -475,8 +494,12 @@ class Document:
         dpi: int,
         prepare: Preparer | None = None,
         ocr_engine: OcrEngine = "auto",
+        detect: tuple[str, ...] = (),
     ) -> None:
         self.media_type = media_type
+        self.detect = detect
+        """Tesseract packs of other main languages a page may be written in (see
+        :func:`load_document`)."""
         self.prepare = prepare
         self.ocr_engine: OcrEngine = ocr_engine
         self.page_count = page_count
@@ -761,6 +784,7 @@ def load_document(
     media_type: str | None = None,
     prepare: Preparer | None = None,
     ocr_engine: OcrEngine | None = None,
+    detect: tuple[str, ...] = (),
 ) -> Document:
     """Open an upload as pages. Raises :class:`DocumentError` for anything unusable.
 
@@ -769,7 +793,11 @@ def load_document(
     none. ``media_type`` is only a hint: the content decides. ``prepare`` replaces the
     default OCR raster preparation (see :data:`Preparer`); text-layer pages ignore it.
     ``ocr_engine`` picks the recognizer of pages without a text layer (default: the
-    ``DOCAI_OCR_ENGINE`` setting, see :func:`ocr_engine_setting`).
+    ``DOCAI_OCR_ENGINE`` setting, see :func:`ocr_engine_setting`). ``detect`` names
+    Tesseract packs of other main languages (``("fra", "ita")``): a page OCRed with
+    ``languages`` whose reading py3langid finds written in one of them is read again with
+    that pack in place of ``languages[0]`` (``fra+eng`` for ``deu+eng``); its
+    :attr:`Page.languages` tell which. Ignored with ``auto`` and on text-layer pages.
     """
     if not data:
         raise DocumentError("empty_file", "The uploaded file is empty.")
@@ -788,7 +816,14 @@ def load_document(
     if engine not in OCR_ENGINES:
         raise ValueError(f"ocr_engine must be one of {', '.join(OCR_ENGINES)}")
     document = Document(
-        data, info.media_type, info.page_count, tuple(languages), dpi, prepare, engine
+        data,
+        info.media_type,
+        info.page_count,
+        tuple(languages),
+        dpi,
+        prepare,
+        engine,
+        tuple(detect),
     )
     try:
         if info.media_type == PDF:

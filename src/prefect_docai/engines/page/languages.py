@@ -1,10 +1,12 @@
-"""ISO 639-1 language hints → installed Tesseract language packs."""
+"""ISO 639-1 language hints → installed Tesseract language packs, and the language of a
+text (py3langid) among the hinted ones."""
 
 from __future__ import annotations
 
 import os
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 TESSDATA_CANDIDATES = (
     "/usr/share/tesseract-ocr/5/tessdata",
@@ -105,3 +107,61 @@ def parse_language_hint(hint: str | None) -> tuple[str, ...]:
             raise LanguageError(f"language {code!r} (Tesseract {'+'.join(packs)}) is not installed")
         result.extend(pack for pack in packs if pack in installed and pack not in result)
     return tuple(result)
+
+
+@cache
+def _iso_639_1(tesseract_code: str) -> str | None:
+    import pycountry
+
+    language = pycountry.languages.get(alpha_3=tesseract_code.split("_")[0])
+    code = getattr(language, "alpha_2", None) if language is not None else None
+    return str(code) if code else None
+
+
+def detect_language(text: str, requested: tuple[str, ...]) -> str:
+    """ISO 639-1 code of the text's language.
+
+    With explicit languages the answer is one of them (py3langid restricted to that set);
+    with ``auto`` any language py3langid knows. Short texts fall back to the first hint.
+    """
+    hinted = [code for code in (_iso_639_1(lang) for lang in requested if lang != "auto") if code]
+    sample = " ".join(text.split())[:5000]
+    if len(hinted) != 1 and sum(c.isalpha() for c in sample) >= 20:
+        # rank() instead of set_languages(): the shared identifier stays unmodified.
+        for code, _ in _identifier().rank(sample):
+            if not hinted or code in hinted:
+                return str(code)
+    return hinted[0] if hinted else "und"
+
+
+@cache
+def _identifier() -> Any:
+    from py3langid.langid import MODEL_FILE, LanguageIdentifier
+
+    return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=False)
+
+
+MIN_DETECT_LETTERS = 100
+"""Letters a first OCR reading needs before its language may send the page to another
+pack (a few words could be names or product codes in any language)."""
+
+
+def main_language(
+    text: str, languages: tuple[str, ...], others: tuple[str, ...]
+) -> tuple[str, ...] | None:
+    """The packs to read a page again with, or ``None`` to keep its first reading.
+
+    ``text`` was read with ``languages`` (the first pack the main language, the rest
+    companions such as English). When py3langid, restricted to ``languages`` and
+    ``others``, finds it written in one of ``others``, the answer is ``languages`` with
+    that pack in place of the first: a French page first read with ``deu+eng`` is read
+    again with ``fra+eng``, which keeps its accents and labels.
+    """
+    if not others or sum(c.isalpha() for c in text) < MIN_DETECT_LETTERS:
+        return None
+    candidates = (*languages, *(pack for pack in others if pack not in languages))
+    code = detect_language(text, candidates)
+    for pack in others:
+        if pack not in languages and _iso_639_1(pack) == code:
+            return tuple(dict.fromkeys((pack, *languages[1:])))
+    return None
