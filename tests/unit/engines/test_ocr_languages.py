@@ -5,6 +5,8 @@ re-reading, and the invoice engine on a French scan."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from tests.docgen import image_pdf, make_text_pdf, rasterize
 
@@ -83,6 +85,32 @@ def test_a_french_scan_is_read_again_in_french(french_scan: bytes) -> None:
         assert page.languages == ("fra", "eng")
         for word in ("d'émission", "Échéance", "Désignation", "Quantité", "Période"):
             assert word in page.text
+
+
+def test_a_doubtful_page_is_read_again_once(
+    french_scan: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A doubtful first reading is read twice (plain, then contrast-equalized); the
+    re-reading in the page's language reads only the copy that one settled on."""
+    from prefect_docai.engines.page import document as page_document
+    from prefect_docai.engines.page import ocr
+
+    calls: list[str] = []
+    recognize = ocr.recognize
+
+    def counted(*args: Any, **kwargs: Any) -> list[ocr.OcrWord]:
+        calls.append(args[2])
+        return recognize(*args, **kwargs)
+
+    monkeypatch.setattr(ocr, "recognize", counted)
+    monkeypatch.setattr(page_document, "_doubtful", lambda words: True)
+    monkeypatch.setattr(ocr, "detect_orientation", lambda gray, dpi: None)
+    with load_document(
+        french_scan, languages=INVOICE_LANGUAGES, detect=INVOICE_DETECTED
+    ) as document:
+        assert document.page(1).languages == ("fra", "eng")
+        assert "Échéance" in document.page(1).text
+    assert calls == ["deu+eng", "deu+eng", "fra+eng"]
 
 
 def test_a_german_scan_keeps_its_reading(german_pdf: bytes) -> None:

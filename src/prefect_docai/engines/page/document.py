@@ -283,18 +283,32 @@ class Page:
             )
             self._words, self._lines, self._rows = words, lines, rows
 
-    def _read(self, image: raster.Gray, dpi: int, languages: str, psm: int | None = None,
-              retry: bool = True) -> _Reading:
+    def _read(
+        self,
+        image: raster.Gray,
+        dpi: int,
+        languages: str,
+        psm: int | None = None,
+        retry: bool = True,
+        contrast: bool | None = None,
+    ) -> _Reading:
+        """``image`` deskewed and read. ``contrast`` reads only the plain (``False``) or
+        the contrast-equalized copy (``True``), as an earlier reading of the page settled;
+        ``None``: the plain one, and with ``retry`` the equalized one too when the plain
+        reading is doubtful."""
         straight = raster.deskew(image)
-        found = ocr.recognize(straight.image, dpi, languages, psm)
-        if retry and _doubtful(found):
+        if contrast:
+            found = ocr.recognize(raster.enhance_contrast(straight.image), dpi, languages, psm)
+        else:
+            found = ocr.recognize(straight.image, dpi, languages, psm)
+        if contrast is None and retry and _doubtful(found):
             # Faint or unevenly lit pages: a second pass on a contrast-equalized copy, kept
             # if it reads more with confidence (SROIE: a blank result became CER 11 %).
             second = ocr.recognize(raster.enhance_contrast(straight.image), dpi, languages, psm)
             if _reading_score(second) > _reading_score(found):
-                found = second
+                found, contrast = second, True
         found = ocr.repair_diacritics(straight.image, dpi, found, languages)
-        return _Reading(found, straight, image.shape[1], image.shape[0])
+        return _Reading(found, straight, image.shape[1], image.shape[0], bool(contrast))
 
     def _ocr_tokens(self) -> list[Word]:
         """OCR the page: turned upright, text-size normalized, deskewed.
@@ -351,10 +365,13 @@ class Page:
         rereading = self._main_language(reading.words)
         if rereading is not None:
             # The page is in another main language than the one read with: read again
-            # with its pack (one reading is kept, the first is dropped).
+            # with its pack (one reading is kept, the first is dropped), from the copy
+            # (plain or contrast-equalized) the first reading settled on: one pass.
             self._languages = rereading
             languages = "+".join(rereading)
-            reading = self._read(_turn(scaled, rotation), effective_dpi, languages)
+            reading = self._read(
+                _turn(scaled, rotation), effective_dpi, languages, contrast=reading.contrast
+            )
         self._ocr_rotation = rotation
         self._deskew_angle = reading.straight.angle
         found = reading.source_words()
@@ -723,6 +740,8 @@ class _Reading:
     straight: raster.Deskewed
     width: int
     height: int
+    contrast: bool = False
+    """Read from the contrast-equalized copy."""
 
     def source_words(self) -> list[ocr.OcrWord]:
         """The words with boxes in the pixels of the image before deskewing."""
