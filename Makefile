@@ -61,7 +61,7 @@ train: setup
 	$(BIN)/python -m training.splitter --corpus $(CORPUS)
 	$(BIN)/python -m training.tables --corpus $(CORPUS)
 	OMP_THREAD_LIMIT=1 DOCAI_CORPUS=$(CORPUS) $(BIN)/python -m training.ocr_spaces --write
-	OMP_THREAD_LIMIT=1 $(BIN)/python -m training.receipts --corpus $(CORPUS) --write total,lines
+	OMP_THREAD_LIMIT=1 $(BIN)/python -m training.receipts --corpus $(CORPUS) --write total,merchant,lines
 	OMP_THREAD_LIMIT=1 DOCAI_CORPUS=$(CORPUS) $(BIN)/python -m training.invoices --no-eval --write invoice_date
 	OMP_THREAD_LIMIT=1 DOCAI_CORPUS=$(CORPUS) $(BIN)/python -m training.calibration --write --no-eval
 	OMP_THREAD_LIMIT=1 DOCAI_CORPUS=$(CORPUS) $(BIN)/python -m training.calibration --tool receipt --write --no-eval

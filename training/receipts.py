@@ -42,8 +42,9 @@ receipts and of the pool's receipts without an image, never from a scored mercha
 (by receipt: never from a scored receipt's).
 
 Every variant is scored: the rules, the total model alone, the name model alone, both,
-``lines`` (the total model with the line tagger for the address: the engine as shipped) and
-``lines_nolex`` (the same without the tagger's address lexicon).
+``lines`` (the total model with the line tagger for the address), ``lines_nolex`` (the same
+without the tagger's address lexicon) and ``shipped`` (the engine as shipped: the total
+model, the name model for the merchant's name and the line tagger for the address).
 ``--write`` stores the named models fitted on the whole pool in the package's data folder.
 """
 
@@ -105,7 +106,7 @@ LINE_MIN_SIMILARITY = 60.0
 LINE_DEPTH = 3
 """The line tagger's trees: 100 of this depth (learning rate 0.1), fixed, not tuned."""
 DATA = ROOT / "src" / "prefect_docai" / "engines" / "data"
-VARIANTS = ("rules", "total", "merchant", "both", "lines", "lines_nolex")
+VARIANTS = ("rules", "total", "merchant", "both", "lines", "lines_nolex", "shipped")
 
 
 @dataclass
@@ -501,6 +502,7 @@ def extract_variants(layouts: list[Any], models: dict[str, Any]) -> dict[str, An
         "both": (models["total"], models["merchant"], None),
         "lines": (models["total"], None, models["lines"]),
         "lines_nolex": (models["total"], None, dataclasses.replace(models["lines"], lexicon={})),
+        "shipped": (models["total"], models["merchant"], models["lines"]),
     }
     out: dict[str, Any] = {}
     for name, (t, n, lines) in choices.items():

@@ -8,6 +8,12 @@ confidence, whether an address follows it, and whether today's rules would pick 
 logistic regression trained on the SROIE training pool (``training/receipts.py``, folds by
 merchant) gives P(this row holds the merchant's name); the most probable row is read as the
 name (:func:`.merchant.name_of`) and its probability is the field's confidence.
+
+Shipped (``engines/data/receipt_merchant.json``) since the receipts are read by RapidOCR:
+out of fold (``training/receipts.py``, 5 folds by merchant, 240 pool receipts) the strict
+merchant F1 is 0.738 against the rules' 0.729, 0.660 against 0.645 on merchants absent from
+the visible set, and 0.800 on the visible SROIE receipts for both. (On the earlier
+Tesseract reading it was 0.587 against 0.588 and was not shipped.)
 """
 
 from __future__ import annotations
