@@ -1,5 +1,5 @@
-"""Which recognizer reads a page: RapidOCR for receipt-shaped pages, Tesseract for the
-rest (``DOCAI_OCR_ENGINE=auto``).
+"""Which recognizer reads a page: RapidOCR for receipt-shaped pages and photographed
+receipts, Tesseract for the rest (``DOCAI_OCR_ENGINE=auto``).
 
 The decision is made before any OCR from a few image measurements (:func:`page_features`,
 a few ms on a copy :data:`WORK_WIDTH` pixels wide). The rule (:func:`prefers_rapid`) is a
@@ -8,7 +8,8 @@ one-threshold decision fitted by ``benchmarks.ocr_route`` on pages read by both 
 to minimise the routed CER; that benchmark reports the rule's CER on held-out folds. It
 came out as the page's shape: receipts are narrow strips; on A4 and letter pages
 Tesseract reads clean print far better (CER 0.011 against RapidOCR's 0.107) and ~4
-times faster.
+times faster. A second rule (:data:`WIDTH_THRESHOLD`) catches receipts photographed on a
+desk, which are not narrow.
 """
 
 from __future__ import annotations
@@ -16,8 +17,10 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from prefect_docai.engines.page import raster
+
 WORK_WIDTH = 400
-FEATURES = ("aspect", "paper_unevenness", "ink_contrast", "saturation")
+FEATURES = ("aspect", "paper_unevenness", "ink_contrast", "saturation", "text_width")
 
 RULE_FEATURE = "aspect"
 """The measurement the shipped rule splits on (``benchmarks.ocr_route``: chosen on each
@@ -29,6 +32,33 @@ pages (0.6767 and 0.6837 on either half). Held out, routed CER 0.044 / 0.058 on 
 receipts (Tesseract 0.095 / 0.112, RapidOCR alone 0.044 / 0.051) and 0.011 on the
 rendered pages (RapidOCR alone 0.105-0.109)."""
 
+NO_TEXT_WIDTH = 1000.0
+"""``text_width`` of a page with too few glyphs to measure: as wide as any page's text, so
+such a page never goes to RapidOCR for being narrow."""
+UNEVEN_THRESHOLD = 0.137
+WIDTH_THRESHOLD = 51.0
+"""The second rule: a page the aspect rule leaves to Tesseract goes to RapidOCR when it is a
+photo (paper unevenness above :data:`UNEVEN_THRESHOLD`; scans and renders stay below 0.05)
+and its text runs narrower than :data:`WIDTH_THRESHOLD` glyph heights: a till receipt
+photographed with the desk around it, as wide as an A4 page, from which Tesseract dropped
+the column of amounts. Fitted by ``benchmarks.ocr_route_photos`` on generated phone photos
+(receipts and A4 documents), the SROIE pool's A4-shaped scans and rendered born-digital
+pages; this is the rule fitted on its fold 1. Held out on fold 0, photos word F1 0.719 ->
+0.778 and no scan or rendered page moved (fold 0's own rule, 0.0 / 50.2, on fold 1: photos
+0.767 -> 0.877). The rule fitted on all pages (0.004 / 73.2) is not used: the fit has no
+scanned A4 pages, and it would send scanned forms and photocopied invoices (unevenness
+0.004-0.05, text width 62-71) to the 5-8 times slower RapidOCR."""
+
+
+def _gray(image: npt.NDArray[np.uint8]) -> raster.Gray:
+    import cv2
+
+    if image.ndim == 2:
+        return image
+    return np.asarray(
+        cv2.cvtColor(np.ascontiguousarray(image[:, :, :3]), cv2.COLOR_RGB2GRAY), dtype=np.uint8
+    )
+
 
 def page_features(image: npt.NDArray[np.uint8]) -> dict[str, float]:
     """Measurements of a page raster (grey ``(h, w)`` or RGB ``(h, w, 3)``):
@@ -37,7 +67,10 @@ def page_features(image: npt.NDArray[np.uint8]) -> dict[str, float]:
     * ``paper_unevenness`` — spread (10th..90th percentile, 0..1) of the paper's local
       brightness: shadows and uneven light of photos, flat for scans and renders;
     * ``ink_contrast`` — paper brightness minus the darkest ink (0..1): faint thermal print;
-    * ``saturation`` — mean colour saturation (0..1; 0 for grey rasters).
+    * ``saturation`` — mean colour saturation (0..1; 0 for grey rasters);
+    * ``text_width`` — how wide the text runs in glyph heights (:func:`raster.text_width`;
+      :data:`NO_TEXT_WIDTH` when too few glyphs): a receipt photographed on a desk is no
+      narrow strip, but its lines stay short.
     """
     import cv2
 
@@ -57,17 +90,22 @@ def page_features(image: npt.NDArray[np.uint8]) -> dict[str, float]:
     paper = cv2.blur(cv2.dilate(gray, np.ones((kernel, kernel), np.uint8)), (kernel, kernel))
     p10, p90 = (float(v) for v in np.percentile(paper, (10, 90)))
     darkest = float(np.percentile(gray, 1))
+    measured = raster.text_width(_gray(image))
     return {
         "aspect": width / max(height, 1),
         "paper_unevenness": (p90 - p10) / 255.0,
         "ink_contrast": max(0.0, p90 - darkest) / 255.0,
         "saturation": saturation,
+        "text_width": NO_TEXT_WIDTH if measured is None else measured,
     }
 
 
 def prefers_rapid(image: npt.NDArray[np.uint8]) -> bool:
     """Whether RapidOCR should read this page rather than Tesseract (see the module)."""
-    if RULE_FEATURE == "aspect":  # no need to measure the rest
-        height, width = image.shape[:2]
-        return bool(width / max(height, 1) < RULE_THRESHOLD)
-    return bool(page_features(image)[RULE_FEATURE] < RULE_THRESHOLD)
+    height, width = image.shape[:2]
+    if width / max(height, 1) < RULE_THRESHOLD:  # no need to measure the rest
+        return True
+    features = page_features(image)
+    return bool(
+        features["paper_unevenness"] > UNEVEN_THRESHOLD and features["text_width"] < WIDTH_THRESHOLD
+    )
