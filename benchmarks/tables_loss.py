@@ -24,6 +24,19 @@ ground-truth cell of every scored table is put in one bucket, per mode and sourc
 
 False positives are split into cells of predicted tables that pair with no truth table
 (``fp_false_table``) and extra cells of paired tables (``fp_in_table``).
+
+Then, table by table (boxed sources), what happened to each truth table and each kept
+prediction, with the truth cells each class loses:
+
+* ``paired`` / ``paired_merged``: paired; ``merged`` when the prediction also covers most of
+  another truth table of the page (two tables in one candidate);
+* ``miss_dropped``: a rule candidate as found would pair; the models dropped or cut it;
+* ``miss_merged``: no pair, a rule candidate covers most of it (merged with more: another table,
+  prose, a chart, too large to pair);
+* ``miss_fragment``: no pair, only candidates that cover parts of it;
+* ``miss_nocand``: no candidate touches it;
+* ``fp_fragment`` / ``fp_false``: an unpaired prediction over part of a truth table, or over
+  no truth table at all (prose, lists, key-value blocks, charts).
 """
 
 from __future__ import annotations
@@ -170,6 +183,88 @@ def breakdown(
     return out
 
 
+def _area(box: tuple[float, float, float, float]) -> float:
+    return max(1e-6, (box[2] - box[0]) * (box[3] - box[1]))
+
+
+def _inter(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    return max(0.0, w) * max(0.0, h)
+
+
+TABLE_CLASSES = (
+    "paired",
+    "paired_merged",
+    "miss_dropped",
+    "miss_merged",
+    "miss_fragment",
+    "miss_nocand",
+    "fp_fragment",
+    "fp_false",
+)
+
+
+def table_classes(
+    runs: list[DocRun], preds: dict[int, list[tuple[int, tuple[float, float, float, float], Grid]]]
+) -> dict[tuple[str, str], tuple[Counter[str], Counter[str]]]:
+    """Per (mode, set): how many truth tables / kept predictions fall in each of
+    ``TABLE_CLASSES``, and the truth cells lost (missed tables: all of theirs; paired ones:
+    those not matched) per class."""
+    out: dict[tuple[str, str], tuple[Counter[str], Counter[str]]] = {}
+    for i, run in enumerate(runs):
+        if not run.boxed:
+            continue
+        count, lost = out.setdefault((run.mode, _set_of(run)), (Counter(), Counter()))
+        kept = preds[i]
+        every = [(c.page, c.box) for c in run.candidates]
+        located = [t for t in run.doc.tables if t.page is not None and t.bbox is not None]
+        match = pair_tables(located, [(p, b) for p, b, _ in kept])
+        could = pair_tables(located, every)
+        for gi, g in enumerate(located):
+            assert g.bbox is not None
+            n = len(_cells(g.grid))
+            if gi in match:
+                page, box, grid = kept[match[gi]]
+                others = [
+                    h
+                    for hj, h in enumerate(located)
+                    if hj != gi
+                    and h.page == page
+                    and h.bbox is not None
+                    and _inter(h.bbox, box) > 0.5 * _area(h.bbox)
+                ]
+                name = "paired_merged" if others else "paired"
+                count[name] += 1
+                lost[name] += n - cell_counts(g.grid, grid)[0]
+                continue
+            touching = [
+                b
+                for p, b in every
+                if p == g.page and _inter(g.bbox, b) > 0.2 * min(_area(g.bbox), _area(b))
+            ]
+            if gi in could:
+                name = "miss_dropped"
+            elif not touching:
+                name = "miss_nocand"
+            elif any(_inter(g.bbox, b) > 0.6 * _area(g.bbox) for b in touching):
+                name = "miss_merged"
+            else:
+                name = "miss_fragment"
+            count[name] += 1
+            lost[name] += n
+        matched = set(match.values())
+        for pi, (page, box, _) in enumerate(kept):
+            if pi in matched:
+                continue
+            over = any(
+                g.page == page and g.bbox is not None and _inter(g.bbox, box) > 0.3 * _area(box)
+                for g in located
+            )
+            count["fp_fragment" if over else "fp_false"] += 1
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--generated", type=int, default=300)
@@ -179,7 +274,8 @@ def main() -> int:
     os.environ.setdefault("OMP_THREAD_LIMIT", "1")
     with tempfile.TemporaryDirectory(prefix="docai-tables-loss-") as work:
         runs = collect(corpus_dir(), args.generated, args.scanned, Path(work), True)
-    table = breakdown(runs, held_out_predictions(runs, args.folds))
+    preds = held_out_predictions(runs, args.folds)
+    table = breakdown(runs, preds)
     print(
         f"{'mode':<5} {'set':<10} {'gt':>6} "
         + " ".join(f"{b:>6}" for b in BUCKETS)
@@ -191,6 +287,13 @@ def main() -> int:
         print(
             f"{mode:<5} {name:<10} {total:>6} {shares} "
             f"{acc['fp_false_table'] / max(1, total):>6.3f} {acc['fp_in_table'] / max(1, total):>6.3f}"
+        )
+    print("\ntables (count / truth cells lost)")
+    print(f"{'mode':<5} {'set':<10} " + " ".join(f"{c:>14}" for c in TABLE_CLASSES))
+    for (mode, name), (count, lost) in sorted(table_classes(runs, preds).items()):
+        print(
+            f"{mode:<5} {name:<10} "
+            + " ".join(f"{f'{count[c]}/{lost[c]}':>14}" for c in TABLE_CLASSES)
         )
     return 0
 

@@ -70,3 +70,18 @@ def test_export_reproduces_scikit_learn() -> None:
     xs = [r.candidates[0].features for r in runs]
     for x, p in zip(xs, model.predict_proba(xs)[:, 1], strict=True):
         assert abs(region.probability(x) - p) < 1e-9
+
+
+def test_invoice_runs_label_and_score_the_line_items_table() -> None:
+    run = _run([], boxed=False, source="invoices")
+    run.items = ["BeratungsleistungProjektmanagement", "Kaffeebohnen1kg"]
+    items = [["Pos.", "Bezeichnung"], ["1", "Beratungsleistung Projektmanagement"]]
+    items += [["2", "Kaffeebohnen 1 kg"]]
+    table = _cand(run, BOX, items)
+    header = _cand(run, (100, 20, 300, 60), [["Rechnung Nr.", "4711"]])
+    assert (table.label, header.label) == (-1, -1)  # scored, never trained on
+    run.candidates = [table, header]
+    found, lost = cv.CvScore(), cv.CvScore()
+    cv.score_run(run, [True, False], found)
+    cv.score_run(run, [False, True], lost)
+    assert (found.det_tp, found.det_gt, lost.det_tp, lost.det_gt) == (1, 1, 0, 1)

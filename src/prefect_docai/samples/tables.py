@@ -22,7 +22,12 @@ Variety (all drawn from the seed):
 * layouts: one table between paragraphs, two tables (stacked or side by side), a table
   beside a prose column, a table with lists and key-value blocks around it, and pages with
   no table at all (multi-column justified prose, lists, key-value blocks, a contents list
-  with dot leaders): the false-positive traps;
+  with dot leaders, vector charts with ``charts=True``): the false-positive traps;
+* with ``charts=True``: charts (bars, horizontal bars, lines with or without markers;
+  value ticks, grid lines, value labels above or inside the bars, legends, figure titles,
+  source lines) above or below the table of a one-table page, after the blocks of a trap
+  page, or filling a no-table page, drawn from a stream of their own
+  (``tables-chart-<seed>``);
 * ``scanned=True``: the same page rasterized through ``samples.degrade`` (150-300 dpi,
   skew up to 0.7 degrees, blur, noise, JPEG), an image-only PDF.
 
@@ -1282,6 +1287,170 @@ def _footnotes(ctx: _Ctx, width: float) -> tuple[float, Draw]:
     return _text_block(ctx, text, width, size=max(6.0, ctx.size - 1.5))
 
 
+_FIGURE_WORD = {"en": "Figure", "de": "Abbildung", "fr": "Figure", "es": "Figura", "nl": "Figuur"}
+_SOURCE_WORD = {"en": "Source", "de": "Quelle", "fr": "Source", "es": "Fuente", "nl": "Bron"}
+_SERIES_GREYS = ((0.2, 0.35, 0.6), (0.85, 0.45, 0.1), (0.45, 0.65, 0.3), (0.6, 0.6, 0.6))
+
+
+def _chart(ctx: _Ctx, width: float, rng: random.Random) -> tuple[float, Draw]:
+    """A vector chart with text labels and no table truth (a false-positive trap: tick
+    labels, category labels, value labels and legends line up like a sparse table).
+
+    Vertical or horizontal bars (value labels above, beside or inside the bars, or none) or
+    lines (with or without markers); value ticks with or without grid lines, an axis frame,
+    a legend, a figure title and a source line, all drawn from ``rng``."""
+    lang = ctx.lang
+    kind = rng.choice(("bar", "bar", "hbar", "line", "line"))
+    if rng.random() < 0.5:
+        start = rng.randint(1995, 2018)
+        cats = [str(start + k) for k in range(rng.randint(4, 10))]
+    elif rng.random() < 0.5:
+        cats = [f"Q{k % 4 + 1} {rng.randint(2015, 2024)}" for k in range(rng.randint(3, 6))]
+    else:
+        cats = rng.sample(_ROW_LABELS[lang][:10], rng.randint(3, 7))
+    n_series = rng.choice((1, 1, 2, 3))
+    names = rng.sample(list(_NUM_HEADERS[lang]) + list(_REGIONS), n_series)
+    top = rng.choice((5, 10, 20, 50, 100, 200, 1000, 5000))
+    step_count = rng.randint(4, 6)
+    values = [[rng.uniform(0.05, 1.0) * top for _ in cats] for _ in range(n_series)]
+    percent = rng.random() < 0.25
+    places = 0 if top >= 20 else 1
+    size = max(6.0, ctx.size - rng.uniform(0.5, 2.0))
+    face = ctx.font.regular
+
+    def fmt(v: float) -> str:
+        return _fmt_number(v, places, lang, thousands=top >= 1000) + (" %" if percent else "")
+
+    chart_w = width * rng.uniform(0.55, 1.0)
+    plot_h = rng.uniform(90, 200)
+    title = rng.random() < 0.7
+    legend = n_series > 1 or rng.random() < 0.3
+    source = rng.random() < 0.5
+    value_labels = kind != "line" and rng.random() < 0.5
+    inside = value_labels and rng.random() < 0.4
+    grid = rng.random() < 0.6
+    frame = rng.random() < 0.25
+    markers = kind == "line" and rng.random() < 0.5
+    title_text = f"{_FIGURE_WORD[lang]} {rng.randint(1, 12)}: {rng.choice(_TOPICS[lang])}"
+    source_text = f"{_SOURCE_WORD[lang]}: {rng.choice(_NAMES)} ({rng.randint(2010, 2025)})"
+    ticks = [fmt(top * k / (step_count - 1)) for k in range(step_count)]
+    tick_w = max(stringWidth(t, face, size) for t in ticks)
+    cat_w = max(stringWidth(c, face, size) for c in cats)
+    line_h = size * 1.3
+    height = plot_h + 2.2 * line_h + (line_h * 1.6 if title else 0)
+    height += (line_h * 1.4 if legend else 0) + (line_h * 1.2 if source else 0)
+    greys = rng.sample(_SERIES_GREYS, n_series)
+
+    def draw(x: float, y: float) -> None:
+        c = ctx.canvas
+        page_h = ctx.page_h
+        yy = y
+        if title:
+            c.setFont(ctx.font.bold, size + 1)
+            c.drawString(x, page_h - (yy + size), title_text)
+            yy += line_h * 1.6
+        left = x + (cat_w + 8 if kind == "hbar" else tick_w + 6)
+        right = x + chart_w
+        top_y, bottom_y = yy, yy + plot_h  # top-left frame
+        c.setStrokeColorRGB(0, 0, 0)
+        c.setLineWidth(0.6)
+        if frame:
+            c.rect(left, page_h - bottom_y, right - left, plot_h, stroke=1, fill=0)
+        else:
+            c.line(left, page_h - top_y, left, page_h - bottom_y)
+            c.line(left, page_h - bottom_y, right, page_h - bottom_y)
+        c.setFont(face, size)
+        n = len(cats)
+        if kind == "hbar":
+            span = right - left
+            for k, t in enumerate(ticks):
+                tx = left + span * k / (step_count - 1)
+                if grid and k:
+                    c.setStrokeColorRGB(0.8, 0.8, 0.8)
+                    c.setLineWidth(0.3)
+                    c.line(tx, page_h - top_y, tx, page_h - bottom_y)
+                c.drawCentredString(tx, page_h - (bottom_y + line_h), t)
+            band = plot_h / n
+            bar_h = band * 0.7 / n_series
+            for i, cat in enumerate(cats):
+                by = top_y + band * i + band * 0.15
+                c.setFillColorRGB(0, 0, 0)
+                c.drawRightString(left - 4, page_h - (by + band * 0.35 + size * 0.35), cat)
+                for s in range(n_series):
+                    v = values[s][i]
+                    w = span * v / top
+                    c.setFillColorRGB(*greys[s])
+                    c.rect(left, page_h - (by + (s + 1) * bar_h), w, bar_h, stroke=0, fill=1)
+                    if value_labels:
+                        c.setFillColorRGB(*((1, 1, 1) if inside else (0, 0, 0)))
+                        lx = left + w - 2 if inside else left + w + 2
+                        base = page_h - (by + (s + 0.5) * bar_h + size * 0.35)
+                        if inside:
+                            c.drawRightString(lx, base, fmt(v))
+                        else:
+                            c.drawString(lx, base, fmt(v))
+        else:
+            for k, t in enumerate(ticks):
+                ty = bottom_y - plot_h * k / (step_count - 1)
+                if grid and k:
+                    c.setStrokeColorRGB(0.8, 0.8, 0.8)
+                    c.setLineWidth(0.3)
+                    c.line(left, page_h - ty, right, page_h - ty)
+                c.setFillColorRGB(0, 0, 0)
+                c.drawRightString(left - 4, page_h - (ty + size * 0.35), t)
+            band = (right - left) / n
+            for i, cat in enumerate(cats):
+                c.setFillColorRGB(0, 0, 0)
+                c.drawCentredString(left + band * (i + 0.5), page_h - (bottom_y + line_h), cat)
+            if kind == "bar":
+                bar_w = band * 0.7 / n_series
+                for i in range(n):
+                    for s in range(n_series):
+                        v = values[s][i]
+                        h = plot_h * v / top
+                        bx = left + band * i + band * 0.15 + s * bar_w
+                        c.setFillColorRGB(*greys[s])
+                        c.rect(bx, page_h - bottom_y, bar_w, h, stroke=0, fill=1)
+                        if value_labels:
+                            c.setFillColorRGB(*((1, 1, 1) if inside else (0, 0, 0)))
+                            ly = bottom_y - h + (size + 2 if inside else -3)
+                            c.drawCentredString(bx + bar_w / 2, page_h - ly, fmt(v))
+            else:
+                for s in range(n_series):
+                    c.setStrokeColorRGB(*greys[s])
+                    c.setLineWidth(1.2)
+                    path = c.beginPath()
+                    for i in range(n):
+                        px = left + band * (i + 0.5)
+                        py = page_h - (bottom_y - plot_h * values[s][i] / top)
+                        if i:
+                            path.lineTo(px, py)
+                        else:
+                            path.moveTo(px, py)
+                        if markers:
+                            c.setFillColorRGB(*greys[s])
+                            c.circle(px, py, 1.8, stroke=0, fill=1)
+                    c.drawPath(path, stroke=1, fill=0)
+        c.setStrokeColorRGB(0, 0, 0)
+        c.setFillColorRGB(0, 0, 0)
+        yy = bottom_y + line_h * 2.2
+        if legend:
+            lx = left
+            for s, name in enumerate(names):
+                c.setFillColorRGB(*greys[s])
+                c.rect(lx, page_h - (yy + size * 0.8), size * 0.9, size * 0.8, stroke=0, fill=1)
+                c.setFillColorRGB(0, 0, 0)
+                c.setFont(face, size)
+                c.drawString(lx + size * 1.3, page_h - (yy + size * 0.8), name)
+                lx += size * 1.3 + stringWidth(name, face, size) + size * 2
+            yy += line_h * 1.4
+        if source:
+            c.setFont(ctx.font.italic, size - 0.5)
+            c.drawString(x, page_h - (yy + size), source_text)
+
+    return height, draw
+
+
 def _table(ctx: _Ctx, width: float, space: float, max_cols: int = 8) -> tuple[float, Draw] | None:
     """A table that fits ``width`` x ``space`` (body rows dropped until it does)."""
     rng = ctx.rng
@@ -1377,7 +1546,7 @@ def _furniture(ctx: _Ctx, margin: float) -> tuple[float, float]:
 
 
 def _build(
-    rng: random.Random, lang: str, layout: str
+    rng: random.Random, lang: str, layout: str, chart_rng: random.Random | None = None
 ) -> tuple[bytes, float, float, list[TableTruth]]:
     size_name = rng.choice(("a4", "a4", "letter"))
     page_w, page_h = A4 if size_name == "a4" else LETTER
@@ -1393,10 +1562,21 @@ def _build(
     flow.add(
         _text_block(ctx, ctx.sentence().rstrip("."), width, size=title_size, face=ctx.font.bold)
     )
+    # charts (the trap real reports are full of) come from their own stream of draws
+    charts = chart_rng or random.Random(0)
+    chart_at = charts.random() if chart_rng is not None else 1.0
+
+    def chart() -> None:
+        flow.add(_chart(ctx, width, charts))
+
     if layout == "single":
         for _ in range(rng.randint(0, 2)):
             flow.add(_paragraph(ctx, width))
+        if chart_at < 0.2:
+            chart()
         flow.table()
+        if 0.2 <= chart_at < 0.4:
+            chart()
         while flow.add(_paragraph(ctx, width)):
             pass
     elif layout == "two_tables":
@@ -1446,11 +1626,20 @@ def _build(
                 flow.add(_list_block(ctx, width))
             else:
                 flow.add(_paragraph(ctx, width))
+        if chart_at < 0.5:
+            chart()
         if rng.random() < 0.5:
             _prose_columns(ctx, margin, flow.y, width, bottom, 2)
     else:  # no_table
         kind = rng.choice(("columns", "columns", "lists", "kv", "contents"))
-        if kind == "columns":
+        if chart_at < 0.4:
+            kind = "charts"
+        if kind == "charts":
+            while flow.add(
+                _chart(ctx, width, charts) if charts.random() < 0.6 else _paragraph(ctx, width)
+            ):
+                pass
+        elif kind == "columns":
             _prose_columns(ctx, margin, flow.y, width, bottom, rng.choice((2, 2, 3)))
         elif kind == "lists":
             while flow.add(
@@ -1485,12 +1674,15 @@ def table_page(
     layout: str | None = None,
     lang: str | None = None,
     dpi: int | None = None,
+    charts: bool = False,
 ) -> TablePage:
     """One generated page and the truth of its tables, deterministic per argument set.
 
     ``layout`` is one of ``LAYOUTS`` (drawn from the seed when None), ``lang`` one of
     ``TABLE_LANGS``. ``scanned=True`` returns the same page as an image-only scan at ``dpi``
     (150-300 dpi drawn from the seed when None); the truth boxes stay those of the drawing.
+    ``charts=True`` adds the chart traps (the page is otherwise drawn as without them until
+    a chart takes its place; the table models are trained without them so far).
     """
     rng = random.Random(f"tables-{seed}")
     chosen_layout = layout or rng.choice(
@@ -1502,7 +1694,8 @@ def table_page(
     if chosen_lang not in TABLE_LANGS:
         raise ValueError(f"unknown language {chosen_lang!r}")
     scan_rng = random.Random(f"tables-scan-{seed}")
-    pdf, width, height, tables = _build(rng, chosen_lang, chosen_layout)
+    chart_rng = random.Random(f"tables-chart-{seed}") if charts else None
+    pdf, width, height, tables = _build(rng, chosen_lang, chosen_layout, chart_rng)
     page = TablePage(seed, chosen_lang, chosen_layout, pdf, width, height, tables)
     if scanned:
         chosen_dpi = dpi or scan_rng.choice((150, 200, 200, 250, 300))

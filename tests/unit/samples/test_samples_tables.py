@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import re
 import unicodedata
 from collections import Counter
@@ -111,3 +112,23 @@ def test_scanned_variant_is_image_only() -> None:
         assert abs(page.get_width() - born.width) < 2 and abs(page.get_height() - born.height) < 2
     finally:
         doc.close()
+
+
+def test_charts_are_drawn_as_traps_without_truth() -> None:
+    """With ``charts=True`` some pages carry vector charts (bars, lines, tick and value
+    labels, legends): a false-positive trap real reports are full of; no truth table comes
+    with them. Without, the pages are drawn as before charts existed."""
+    figure = {"en": "Figure", "de": "Abbildung", "fr": "Figure", "es": "Figura", "nl": "Figuur"}
+    charted = 0
+    for seed in range(30):
+        page = table_page(seed, layout="no_table", charts=True)
+        with pdfplumber.open(io.BytesIO(page.pdf)) as pdf:
+            text = pdf.pages[0].extract_text() or ""
+            graphics = len(pdf.pages[0].rects) + len(pdf.pages[0].curves)
+        if figure[page.lang] + " " in text and graphics >= 3:
+            charted += 1
+            assert page.tables == []
+    assert 5 <= charted <= 25
+    assert (
+        table_page(11, layout="no_table").pdf != table_page(11, layout="no_table", charts=True).pdf
+    )
