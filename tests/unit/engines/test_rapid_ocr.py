@@ -154,3 +154,26 @@ def test_each_reading_hands_the_freed_heap_back(monkeypatch: pytest.MonkeyPatch)
     assert calls == [1, 1]
     monkeypatch.undo()
     rapid.release_freed()  # the real one: glibc's malloc_trim, or nothing
+
+
+@needs_rapid
+def test_a_german_receipt_read_by_rapidocr_keeps_its_umlauts() -> None:
+    """RapidOCR's recognizer has no umlauts ("Getranke"); on a German page Tesseract's German
+    model reads the words that may have lost them again."""
+    document = generate("receipt", seed=0, lang="de", template="receipt-tax-invoice")
+    name = str(document.truth["merchant"]["name"])  # type: ignore[index]
+    assert any(c in "äöüß" for c in name)
+    data = photograph(document.pdf, seed=0)
+    with load_document(data, languages=("deu", "eng"), ocr_engine="rapid") as loaded:
+        text = loaded.pages[0].text
+    assert name in text
+    assert any(c in "äöü" for c in text.replace(name, ""))  # item names too, not only the name
+
+
+@needs_rapid
+def test_an_english_receipt_read_by_rapidocr_is_not_germanised() -> None:
+    document = generate("receipt", seed=0, lang="en", template="receipt-tax-invoice")
+    data = photograph(document.pdf, seed=0)
+    with load_document(data, languages=("deu", "eng"), ocr_engine="rapid") as loaded:
+        text = loaded.pages[0].text
+    assert not any(c in "äöüÄÖÜß" for c in text)

@@ -39,7 +39,7 @@ from PIL import Image, UnidentifiedImageError
 from prefect_docai.engines.page import ocr, rapid, raster
 from prefect_docai.engines.page.decode import decode_page
 from prefect_docai.engines.page.fingerprint import fingerprints
-from prefect_docai.engines.page.languages import main_language
+from prefect_docai.engines.page.languages import detect_language, main_language
 from prefect_docai.engines.page.layout import build_lines
 from prefect_docai.engines.page.model import Line, Word
 from prefect_docai.engines.page.ocr import Orientation
@@ -436,6 +436,12 @@ class Page:
         found = rapid.recognize(image)
         if _sideways(found):
             return None
+        languages = self._document.languages
+        if "deu" in languages and detect_language(
+            " ".join(word.text for word in found), languages
+        ) == "de":
+            gray = raster.rgb_to_gray(image)
+            found = ocr.restore_umlauts(gray, dpi, found)
         self._ocr_rotation = 0
         self._deskew_angle = 0.0
         height_px, width_px = image.shape[:2]

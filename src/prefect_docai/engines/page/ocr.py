@@ -240,9 +240,6 @@ def repair_diacritics(gray: Gray, dpi: int, words: list[OcrWord], lang: str) -> 
     by those languages alone (single-word mode on its box, ~13 ms) and their reading is
     taken when it differs only where it has a diacritic.
     """
-    import tesserocr
-    from rapidfuzz.distance import Levenshtein
-
     packs = lang.split("+")
     if "eng" not in packs or len(packs) < 2:
         return words
@@ -251,12 +248,40 @@ def repair_diacritics(gray: Gray, dpi: int, words: list[OcrWord], lang: str) -> 
                and any(c.isalpha() for c in word.text)]
     if not english or len(english) * 2 > len(words) or len(english) > _MAX_REPAIRS:
         return words
-    api = _api(others, tesserocr.PSM.SINGLE_WORD)
+    return _reread_marks(gray, dpi, words, english, others)
+
+
+_UNMARKED = frozenset("aouAOUB")
+"""Letters a recognizer without umlauts prints for ä ö ü Ä Ö Ü ß."""
+
+
+def restore_umlauts(gray: Gray, dpi: int, words: list[OcrWord]) -> list[OcrWord]:
+    """Give back the umlauts of a German page RapidOCR read: its recognizer has none
+    ("Rückgeld" comes out "Ruckgeld", "Straße" "StraBe"). Each word of 3+ letters with a
+    letter that may have lost its marks is read again by Tesseract's German model alone
+    (single-word mode on its box, ~13 ms), taken when it differs only where it has a
+    diacritic."""
+    chosen = [
+        i for i, word in enumerate(words)
+        if sum(c.isalpha() for c in word.text) >= 3 and _UNMARKED.intersection(word.text)
+    ][:_MAX_REPAIRS]
+    if not chosen or "deu" not in installed_languages():
+        return words
+    return _reread_marks(gray, dpi, words, chosen, "deu")
+
+
+def _reread_marks(
+    gray: Gray, dpi: int, words: list[OcrWord], indices: list[int], packs: str
+) -> list[OcrWord]:
+    import tesserocr
+    from rapidfuzz.distance import Levenshtein
+
+    api = _api(packs, tesserocr.PSM.SINGLE_WORD)
     _set_image(api, gray, dpi)
     height, width = gray.shape
     repaired = list(words)
     try:
-        for index in english:
+        for index in indices:
             word = words[index]
             x0, y0, x1, y1 = (int(v) for v in word.box)
             pad = max(2, (y1 - y0) // 6)
@@ -271,7 +296,7 @@ def repair_diacritics(gray: Gray, dpi: int, words: list[OcrWord], lang: str) -> 
                     and Levenshtein.distance(reading, word.text) <= marks):
                 repaired[index] = OcrWord(
                     reading, word.box, word.confidence, word.line, word.block, word.vertical,
-                    others,
+                    packs,
                 )
     finally:
         api.Clear()

@@ -39,6 +39,17 @@ def to_gray(image: Image.Image) -> Gray:
     return np.asarray(image, dtype=np.uint8).copy()
 
 
+def rgb_to_gray(image: npt.NDArray[np.uint8]) -> Gray:
+    """An RGB(A) array as grayscale (a grey array is returned as it is)."""
+    import cv2
+
+    if image.ndim == 2:
+        return image
+    return np.asarray(
+        cv2.cvtColor(np.ascontiguousarray(image[:, :, :3]), cv2.COLOR_RGB2GRAY), dtype=np.uint8
+    )
+
+
 def estimate_skew(gray: Gray) -> float:
     """The text skew in degrees (positive = text lines rise to the right), 0.0 if unsure.
 

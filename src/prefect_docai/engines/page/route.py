@@ -50,16 +50,6 @@ scanned A4 pages, and it would send scanned forms and photocopied invoices (unev
 0.004-0.05, text width 62-71) to the 5-8 times slower RapidOCR."""
 
 
-def _gray(image: npt.NDArray[np.uint8]) -> raster.Gray:
-    import cv2
-
-    if image.ndim == 2:
-        return image
-    return np.asarray(
-        cv2.cvtColor(np.ascontiguousarray(image[:, :, :3]), cv2.COLOR_RGB2GRAY), dtype=np.uint8
-    )
-
-
 def page_features(image: npt.NDArray[np.uint8]) -> dict[str, float]:
     """Measurements of a page raster (grey ``(h, w)`` or RGB ``(h, w, 3)``):
 
@@ -90,7 +80,7 @@ def page_features(image: npt.NDArray[np.uint8]) -> dict[str, float]:
     paper = cv2.blur(cv2.dilate(gray, np.ones((kernel, kernel), np.uint8)), (kernel, kernel))
     p10, p90 = (float(v) for v in np.percentile(paper, (10, 90)))
     darkest = float(np.percentile(gray, 1))
-    measured = raster.text_width(_gray(image))
+    measured = raster.text_width(raster.rgb_to_gray(image))
     return {
         "aspect": width / max(height, 1),
         "paper_unevenness": (p90 - p10) / 255.0,
