@@ -128,10 +128,11 @@ class DocRun:
     the one table the truth knows of)."""
 
 
-_INPUT_FILES = ("inputs.py", "geometry.py", "deskew.py", "rulings.py")
-"""The modules of ``engines/tables`` that make a page's inputs (words, rulings), with
-``engines/page``: the cache of page inputs (the OCR pass) is keyed on them only, so a change
-to the finders or the models reuses it."""
+_INPUT_FILES = ("inputs.py", "geometry.py", "deskew.py", "rulings.py", "reread.py", "lattice.py")
+"""The modules of ``engines/tables`` that make a page's inputs (words, rulings; on scans the
+second look inside ruled grids, found by ``lattice.py``), with ``engines/page``: the cache of
+page inputs (the OCR pass) is keyed on them only, so a change to the finders or the models
+reuses it."""
 
 
 def _engine_key() -> str:

@@ -10,9 +10,11 @@ row model (``extent.py``, ``engines/data/table_rows.json``) peels the lines at a
 top and bottom that are not table rows (prose, a list, a key-value block just above or below
 it); a learned region model (``regions.py``, ``engines/data/table_regions.json``, all three
 from ``training/tables.py``) then drops candidates that are not tables (prose columns,
-lists, key-value blocks). Cell text always comes from
-the shared page model's words (text layer or the page's single OCR pass). Tables on
-consecutive pages with the same columns are tagged as continuations.
+lists, key-value blocks). Cell text comes from
+the shared page model's words (text layer or the page's single OCR pass); on a scan,
+where that pass read nothing inside a ruled grid, from a second OCR look at the grid
+(``reread.py``; ``inputs.py`` also drops text strokes the line finder took for rules).
+Tables on consecutive pages with the same columns are tagged as continuations.
 """
 
 from __future__ import annotations

@@ -1,6 +1,11 @@
 """What the table finders work on: each page's words (text layer, or the page's single OCR
 pass turned straight, ``deskew.py``) and its rulings (PDF vector graphics on born-digital
-pages, OpenCV line detection on the raster otherwise)."""
+pages, OpenCV line detection on the raster otherwise).
+
+On scans two steps bring the inputs closer to what the born-digital page gives: the
+strokes of printed text that the raster line finder takes for short rules are dropped
+(:func:`drop_text_strokes`), and the ruled tables get a second OCR look where the page's
+pass read nothing (``reread.py``)."""
 
 from __future__ import annotations
 
@@ -10,6 +15,7 @@ from prefect_docai.engines.page.document import Document, Page, load_document
 from prefect_docai.engines.pluginspec import EngineOptions
 from prefect_docai.engines.tables.deskew import straighten_image, straighten_words
 from prefect_docai.engines.tables.geometry import Box, PageInput, PointWord, Ruling
+from prefect_docai.engines.tables.reread import reread_tables, table_regions
 from prefect_docai.engines.tables.rulings import raster_segments, vector_segments
 
 RULING_DPI = 200
@@ -32,7 +38,7 @@ def page_inputs(data: bytes, options: EngineOptions) -> tuple[list[PageInput], i
                     document.page(page_input.number), page_input.skew
                 )
             if page_input.ocr:
-                page_input.words = strip_rule_glyphs(page_input.words, page_input.segments)
+                _scan_inputs(document.page(page_input.number), page_input)
         page_count = document.page_count
     return pages, page_count
 
@@ -44,6 +50,62 @@ def _page_input(document: Document, page: Page) -> PageInput:
     skew = page.skew if ocr else 0.0
     words = straighten_words(words, skew, w, h)
     return PageInput(page.number, w, h, _dedupe(words), ocr=ocr, skew=skew)
+
+
+def _scan_inputs(page: Page, page_input: PageInput) -> None:
+    """A scanned page's rulings and words made like a born-digital page's (in place)."""
+    page_input.segments = drop_text_strokes(page_input.segments, page_input.words)
+    if table_regions(page_input):
+        gray = straighten_image(
+            np.asarray(page.render(OCR_DPI, grayscale=True), dtype=np.uint8), page_input.skew
+        )
+        # the render may be smaller than asked (huge pages): take the scale from its size
+        dpi = gray.shape[1] * 72.0 / page_input.width
+        page_input.words = page_input.words + reread_tables(
+            page_input, gray, dpi, "+".join(page.languages) or "eng"
+        )
+    page_input.words = strip_rule_glyphs(page_input.words, page_input.segments)
+
+
+STROKE_COVER = 0.6
+"""Share of a short horizontal "rule" that words must cover for it to be taken as text."""
+
+
+def drop_text_strokes(segments: list[Ruling], words: list[PointWord]) -> list[Ruling]:
+    """The raster line finder also keeps the baselines and x-height tops of printed words
+    (bold, blurred print joins into 20-point strokes): on a generated scan such strokes
+    outnumbered the real rules 16 to 1 and made ruled "tables" of plain text. A horizontal
+    segment that runs inside the words' boxes (below a word's top, above its bottom) for
+    :data:`STROKE_COVER` of its length is dropped; a rule touching the top of the text
+    under it or lying just below it stays."""
+    em = _em(words)
+    out: list[Ruling] = []
+    for s in segments:
+        if not s.horizontal:
+            out.append(s)
+            continue
+        lo, hi = min(s.x0, s.x1), max(s.x0, s.x1)
+        spans = sorted(
+            (max(lo, w.box.x0), min(hi, w.box.x1))
+            for w in words
+            if w.box.height >= 0.5 * em
+            and w.box.y0 + 1.0 <= s.y0 <= w.box.y1 + 0.5
+            and min(hi, w.box.x1) > max(lo, w.box.x0)
+        )
+        covered, reach = 0.0, lo
+        for a, b in spans:
+            a = max(a, reach)
+            if b > a:
+                covered += b - a
+                reach = b
+        if covered < STROKE_COVER * (hi - lo):
+            out.append(s)
+    return out
+
+
+def _em(words: list[PointWord]) -> float:
+    heights = sorted(w.box.height for w in words if w.box.height > 0)
+    return heights[len(heights) // 2] if heights else 10.0
 
 
 def _dedupe(words: list[PointWord]) -> list[PointWord]:

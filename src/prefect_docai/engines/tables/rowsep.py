@@ -270,6 +270,22 @@ def regroup(
     return result
 
 
+def _wrapped_cell(x: list[float]) -> bool:
+    """The next line of a text cell of a data row: text only, only under cells of the row
+    above, not in its first column, at no more than the table's typical line gap, below a
+    row with a first cell and numbers (an invoice line item's wrapped description)."""
+    f = {name: x[i] for i, name in enumerate(ROWSEP_FEATURE_NAMES)}
+    return bool(
+        f["subset_of_prev"]
+        and not f["first_col"]
+        and f["prev_first_col"]
+        and f["numeric_share"] == 0.0
+        and f["prev_numeric_share"] > 0.0
+        and not f["rule_between"]
+        and f["gap_rel"] <= 1.2
+    )
+
+
 SURE = 0.8
 """The model overrules the finder only when it is this sure (a new row at ``p >= SURE``,
 none at ``p <= 1 - SURE``); in between the finder's rows stand."""
@@ -296,6 +312,9 @@ def split_rows(table: GridTable, page: PageInput, model: RowSepModel | None = No
     for k in range(head, len(feats)):
         if feats[k][ruled] and finder[k]:
             continue  # a rule across the table between the lines: the rows stay apart
+        if _wrapped_cell(feats[k]):
+            breaks[k] = False
+            continue
         p = model.probability(feats[k])
         breaks[k] = True if p >= SURE else False if p <= 1 - SURE else finder[k]
     if breaks == finder:
