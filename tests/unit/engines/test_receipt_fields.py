@@ -214,6 +214,10 @@ def test_keyword_repair(damaged: str, repaired: str) -> None:
         ("01.06.2018 15:20", "2018-06-01"),
         ("05/07/2025. 07:20:44", "2025-07-05"),
         ("RECEIPT #: CSP0397224 DATES 13707/2017", "2017-07-13"),
+        # the blank between date and time lost by OCR
+        ("05.01.202509:05 Bon-Nr.46000", "2025-01-05"),
+        ("4 September202414:59 Receiptno.52423", "2024-09-04"),
+        ("11 Dec202417:01:33", "2024-12-11"),
     ],
 )
 def test_damaged_dates(line: str, expected: str) -> None:

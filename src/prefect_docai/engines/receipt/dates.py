@@ -38,9 +38,12 @@ _MONTHS = {
 }
 _MONTH_NAME = re.compile(
     r"\b(\d{1,2})\s*[-./ ]?\s*(jan|feb|m[aä]r|mrz|apr|ma[yi]|jun|jul|aug|sep|o[ck]t|nov|de[cz])"
-    r"[a-zä]*\.?\s*[-./ ,]?\s*'?(\d{4}|\d{2})\b",
+    r"[a-zä]*\.?\s*[-./ ,]?\s*'?(\d{4}(?=\d{1,2}:\d{2})|\d{4}\b|\d{2}\b)",
     _I,
 )
+"""The year may run into the time when OCR lost the blank ("4 September202414:59")."""
+_GLUED_TIME = re.compile(r"(.*?\d{4})\d{1,2}:\d{2}(?::\d{2})?")
+"""A date whose year runs into the time: "05.01.202609:05" (RapidOCR lost the blank)."""
 _MONTH_FIRST_NAME = re.compile(
     r"\b(jan|feb|m[aä]r|apr|ma[yi]|jun|jul|aug|sep|o[ck]t|nov|de[cz])[a-z]*\.?\s+(\d{1,2}),?\s+(\d{4})\b",
     _I,
@@ -99,6 +102,9 @@ def _readings(row: Row, month_first: bool, labelled: bool, today: date) -> Itera
             yield DateReading(value, _span(row, match.start(), match.end()), 0.0)
     for token in tokens:
         raw = token.text.strip(".,:;()[]'\"“”‘’")
+        glued = _GLUED_TIME.fullmatch(raw)
+        if glued is not None:
+            raw = glued[1]
         if not _DATEISH.match(raw) and not re.fullmatch(r"\d{6,8}|\d{2}[./-]\d{6}|\d{4,5}[./-]\d{4}", raw):
             continue
         fixed = raw.translate(_LETTER_DIGITS)

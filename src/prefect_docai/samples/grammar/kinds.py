@@ -899,7 +899,7 @@ def compose_receipt(ctx: Ctx, fam: Family) -> tuple[bytes, int, dict[str, Any]]:
     flow.space(2)
     flow.text(words[10], size=size, align="center")
     pdf, pages = flow.finish()
-    return pdf, pages, _truth(fam, title, total=fmt.dec(total))
+    return pdf, pages, _truth(fam, title, total=fmt.dec(total), date=ctx.today.isoformat())
 
 
 def compose_handwritten(ctx: Ctx, fam: Family) -> tuple[bytes, int, dict[str, Any]]:
