@@ -36,7 +36,7 @@ def _date_forms(day: dt.date, locale: str) -> set[str]:
 def _amount_printed(text: str, value: str) -> bool:
     """``value`` (``1234.56``) printed with a decimal comma and any grouping (or none)."""
     whole, cents = value.split(".")
-    for match in re.finditer(r"\d{1,3}(?:[ .]\d{3})*,\d{2}|\d+,\d{2}", text):
+    for match in re.finditer(r"\d{1,3}(?:[ .\u00a0]\d{3})*,\d{2}|\d+,\d{2}", text):
         digits = re.sub(r"\D", "", match.group(0))
         if digits == whole + cents:
             return True
@@ -76,7 +76,7 @@ def test_distractor_dates_and_thousands(lang: str) -> None:
                 distractors += 1
         if float(doc.truth["gross"]) >= 1000:
             whole = doc.truth["gross"].split(".")[0]
-            grouped += bool(re.search(rf"{whole[:-3]}[ .]{whole[-3:]},", _text(doc.pdf)))
+            grouped += bool(re.search(rf"{whole[:-3]}[ .\u00a0]{whole[-3:]},", _text(doc.pdf)))
     assert distractors >= 4
     assert grouped >= 3
 
@@ -134,3 +134,42 @@ def test_the_same_seed_gives_the_same_document_in_every_process(lang: str) -> No
         for hash_seed in ("1", "2", "3")
     }
     assert len(outputs) == 1
+
+
+def _english_dates(day: dt.date, locale: str) -> set[str]:
+    forms = ("%d/%m/%Y", "%m/%d/%Y", "%d %b %Y", "%b %d, %Y", "%m/%d/%y", "%d.%m.%Y")
+    return {day.strftime(f) for f in forms} | {str(format_date(day, format="long", locale=locale))}
+
+
+def test_english_invoices_of_the_intl_composer() -> None:
+    """``composer="intl"``: English invoices with the same distractor dates and seats,
+    British or American, amounts with a decimal point and comma grouping."""
+    seats, locales, distractors = set(), set(), 0
+    for family in range(0, 24, 2):
+        doc = generate_varied(
+            "invoice", seed=60 + family, lang="en", family=family, composer="intl"
+        )
+        truth = doc.truth
+        flat = " ".join(_text(doc.pdf).split())
+        assert truth["number"] in flat and truth["seller"] in flat
+        day = dt.date.fromisoformat(truth["date"])
+        assert any(form in flat for form in _english_dates(day, truth["locale"]))
+        for key in ("net", "tax", "gross"):
+            whole, cents = truth[key].split(".")
+            grouped = f"{int(whole):,}.{cents}"
+            assert grouped in flat or f"{whole}.{cents}" in flat, (key, truth[key])
+        assert not any(word in flat for word in ("Rechnung", "Facture", "TVA", "MwSt"))
+        seats.add(truth["seat"])
+        locales.add(truth["locale"])
+        distractors += sum(key in truth for key in ("delivery", "due", "order_date", "period"))
+    assert len(seats) >= 3 and locales == {"en_GB", "en_US"} and distractors >= 4
+
+
+def test_composer_choice_is_checked() -> None:
+    plain = generate_varied("invoice", seed=5, lang="en", family=2)
+    rich = generate_varied("invoice", seed=5, lang="en", family=2, composer="intl")
+    assert "seat" in rich.truth and "seat" not in plain.truth
+    for kwargs in ({"lang": "de"}, {"lang": "en", "doc_type": "letter"}):
+        args = {"doc_type": "invoice", "seed": 1, **kwargs}
+        with pytest.raises(ValueError, match="composer"):
+            generate_varied(args.pop("doc_type"), composer="intl", **args)

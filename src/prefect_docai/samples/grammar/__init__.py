@@ -10,8 +10,12 @@ Italian and Spanish (:mod:`.intl`, ``INVOICE_LANGS``). Every document records it
 (``truth["family"]``, also ``template``), so whole families can be held out, and the two
 generators can be held out against each other.
 
-    generate_varied(doc_type, *, seed, lang="de", family=None, seller_seed=None)
-        -> GeneratedDocument          # template = "grammar-<type>-fNN"
+    generate_varied(doc_type, *, seed, lang="de", family=None, seller_seed=None,
+                    composer=None) -> GeneratedDocument   # template = "grammar-<type>-fNN"
+
+``composer="intl"`` writes an English invoice with the richer composer of :mod:`.intl`
+(distractor dates, seller blocks beside the buyer's or only in a logo line or footer,
+British or American date and number forms) instead of :mod:`.kinds`' plainer one.
     family_ids(doc_type, *, fold=None, folds=4, held_out=False) -> list[int]
 """
 
@@ -21,7 +25,7 @@ import threading
 import zlib
 
 from prefect_docai.samples.core import DOC_TYPES, LANGS, GeneratedDocument, Template, make_ctx
-from prefect_docai.samples.grammar.intl import INTL_LANGS, compose_invoice_intl
+from prefect_docai.samples.grammar.intl import INTL_LANGS, RICH_LANGS, compose_invoice_intl
 from prefect_docai.samples.grammar.kinds import COMPOSERS
 from prefect_docai.samples.grammar.layout import FAMILIES, Family, held_out
 from prefect_docai.samples.grammar.layout import family as layout_family
@@ -66,6 +70,7 @@ def generate_varied(
     lang: str = "de",
     family: int | None = None,
     seller_seed: int | None = None,
+    composer: str | None = None,
 ) -> GeneratedDocument:
     """One document of ``doc_type`` in layout family ``family`` (None: picked from seed)."""
     if doc_type not in COMPOSERS:
@@ -78,7 +83,12 @@ def generate_varied(
     if not 0 <= family < FAMILIES:
         raise ValueError(f"family must be in 0..{FAMILIES - 1}")
     fam = layout_family(doc_type, family)
-    compose = compose_invoice_intl if lang in INTL_LANGS else COMPOSERS[doc_type]
+    if composer not in (None, "intl") or (
+        composer == "intl" and (doc_type != "invoice" or lang not in RICH_LANGS)
+    ):
+        raise ValueError(f"composer {composer!r} does not write {doc_type} in {lang!r}")
+    rich = lang in INTL_LANGS or composer == "intl"
+    compose = compose_invoice_intl if rich else COMPOSERS[doc_type]
     # make_ctx seeds the document's randomness from the template id; a family stands in
     # for the template (its locale pick and Faker stream), and grammar ids never collide
     # with the template generator's.

@@ -1,4 +1,4 @@
-"""Invoices of the grammar generator in French, Dutch, Italian and Spanish.
+"""Invoices of the grammar generator in French, Dutch, Italian and Spanish (and English).
 
 The same layout families as the German and English documents (:mod:`.layout`), filled with
 each language's own wordings (several per field), locale number and date formats, and the
@@ -29,11 +29,17 @@ from prefect_docai.samples.grammar.layout import GREY, Family, Flow, footer_draw
 from prefect_docai.samples.parties import Party, customer, person
 
 INTL_LANGS: tuple[str, ...] = ("fr", "nl", "it", "es")
+RICH_LANGS: tuple[str, ...] = ("en", *INTL_LANGS)
+"""Languages this composer writes: English too (British or American locale), on request
+(``generate_varied(..., composer="intl")``), beside the plainer English invoices of
+:mod:`.kinds`."""
 
 Words = dict[str, tuple[str, ...]]
 """Language → wordings."""
 
 TITLES: Words = {
+    "en": ("Invoice", "INVOICE", "Tax Invoice", "Invoice No.", "Sales Invoice",
+           "VAT Invoice", "Commercial Invoice"),
     "fr": ("Facture", "FACTURE", "Facture n°", "Facture de vente", "Facture définitive",
            "Note d'honoraires", "Facture d'acompte"),
     "nl": ("Factuur", "FACTUUR", "Factuur nr.", "Verkoopfactuur", "Eindfactuur", "Nota",
@@ -44,6 +50,8 @@ TITLES: Words = {
            "Minuta de honorarios", "Factura n.º"),
 }  # fmt: skip
 NUMBER_LABELS: Words = {
+    "en": ("Invoice No.", "Invoice number", "Invoice #", "Inv. No.", "Invoice Number",
+           "Document no."),
     "fr": ("Facture n°", "N° de facture", "Numéro de facture", "Facture N°", "N° facture",
            "Réf. facture"),
     "nl": ("Factuurnummer", "Factuurnr.", "Factuur nr.", "Nummer", "Factuur nummer"),
@@ -53,6 +61,8 @@ NUMBER_LABELS: Words = {
            "Num. factura"),
 }  # fmt: skip
 DATE_LABELS: Words = {
+    "en": ("Invoice date", "Date", "Date of issue", "Issue date", "Tax point date",
+           "Invoice Date"),
     "fr": ("Date de facture", "Date", "Date de facturation", "Date d'émission", "Émise le",
            "Date facture"),
     "nl": ("Factuurdatum", "Datum", "Datum factuur", "Factuur datum"),
@@ -61,66 +71,77 @@ DATE_LABELS: Words = {
            "Fecha de expedición"),
 }  # fmt: skip
 DELIVERY_LABELS: Words = {
+    "en": ("Delivery date", "Date of supply", "Service date", "Ship date"),
     "fr": ("Date de livraison", "Date de prestation", "Livré le", "Date d'exécution"),
     "nl": ("Leverdatum", "Leveringsdatum", "Datum levering", "Prestatiedatum"),
     "it": ("Data consegna", "Data di consegna", "Data DDT", "Data spedizione"),
     "es": ("Fecha de entrega", "Fecha de servicio", "Fecha de envío", "Fecha de operación"),
 }
 PERIOD_LABELS: Words = {
+    "en": ("Period", "Billing period", "Service period"),
     "fr": ("Période", "Période de facturation", "Période de prestation"),
     "nl": ("Periode", "Factuurperiode", "Leveringsperiode"),
     "it": ("Periodo", "Periodo di riferimento", "Competenza"),
     "es": ("Periodo", "Periodo de facturación", "Período de servicio"),
 }
 PERIOD_FORMS: Words = {
+    "en": ("{a} to {b}", "{a} - {b}", "from {a} to {b}"),
     "fr": ("du {a} au {b}", "{a} - {b}"),
     "nl": ("{a} t/m {b}", "van {a} tot {b}", "{a} - {b}"),
     "it": ("dal {a} al {b}", "{a} - {b}"),
     "es": ("del {a} al {b}", "{a} - {b}"),
 }
 DUE_LABELS: Words = {
+    "en": ("Due date", "Payment due", "Pay by", "Due"),
     "fr": ("Date d'échéance", "Échéance", "À payer avant le", "Date limite de paiement"),
     "nl": ("Vervaldatum", "Uiterste betaaldatum", "Te betalen voor"),
     "it": ("Scadenza", "Data scadenza", "Scadenza pagamento"),
     "es": ("Fecha de vencimiento", "Vencimiento", "Fecha límite de pago"),
 }
 ORDER_LABELS: Words = {
+    "en": ("PO number", "Your order", "Order no."),
     "fr": ("Commande n°", "Votre commande", "Bon de commande"),
     "nl": ("Ordernummer", "Uw order", "Bestelnummer"),
     "it": ("Ordine n.", "Rif. ordine", "Vs. ordine"),
     "es": ("Pedido nº", "Su pedido", "Nº de pedido"),
 }
 ORDER_DATE_LABELS: Words = {
+    "en": ("Order date", "Date ordered"),
     "fr": ("Date de commande", "Commande du"),
     "nl": ("Orderdatum", "Besteldatum"),
     "it": ("Data ordine", "Ordine del"),
     "es": ("Fecha de pedido", "Fecha pedido"),
 }
 CUSTOMER_LABELS: Words = {
+    "en": ("Customer no.", "Account no.", "Customer ID"),
     "fr": ("N° client", "Code client", "Réf. client"),
     "nl": ("Klantnummer", "Debiteurnummer", "Klantnr."),
     "it": ("Codice cliente", "Cod. cliente", "Cliente n."),
     "es": ("Nº cliente", "Código cliente", "Cliente nº"),
 }
 NET_WORDS: Words = {
+    "en": ("Subtotal", "Net total", "Total excl. VAT", "Net amount", "Sub-total"),
     "fr": ("Total HT", "Montant HT", "Sous-total HT", "Total hors taxes", "Base HT"),
     "nl": ("Subtotaal", "Totaal excl. BTW", "Bedrag excl. btw", "Netto bedrag"),
     "it": ("Imponibile", "Totale imponibile", "Totale merce", "Subtotale"),
     "es": ("Base imponible", "Subtotal", "Importe neto", "Total sin IVA"),
 }
 TAX_WORDS: Words = {
+    "en": ("VAT", "Tax", "VAT amount"),
     "fr": ("TVA", "Montant TVA", "Total TVA"),
     "nl": ("BTW", "Btw", "BTW-bedrag"),
     "it": ("IVA", "Imposta", "Totale IVA"),
     "es": ("IVA", "Cuota IVA", "Impuestos"),
 }
 GROSS_WORDS: Words = {
+    "en": ("Total", "Amount due", "Total due", "Invoice total", "Grand total", "Balance due"),
     "fr": ("Total TTC", "Montant TTC", "Net à payer", "Total à payer", "Montant total TTC"),
     "nl": ("Totaal incl. BTW", "Totaal", "Te betalen", "Totaalbedrag", "Factuurbedrag"),
     "it": ("Totale documento", "Totale fattura", "Totale", "Netto a pagare", "Totale da pagare"),
     "es": ("Total factura", "Total", "Total a pagar", "Importe total", "Total (IVA incl.)"),
 }
 DUE_WORDS: Words = {
+    "en": ("Amount due", "Balance due"),
     "fr": ("Net à payer", "Reste à payer"),
     "nl": ("Te betalen", "Openstaand bedrag"),
     "it": ("Netto a pagare", "Totale da pagare"),
@@ -128,25 +149,29 @@ DUE_WORDS: Words = {
 }
 """A last totals row repeating the gross amount (the amount due)."""
 SELLER_LABELS: Words = {
+    "en": ("From", "Supplier", "Seller"),
     "fr": ("Émetteur", "Fournisseur", "Vendeur"),
     "nl": ("Leverancier", "Verkoper", "Van"),
     "it": ("Cedente", "Fornitore", "Mittente"),
     "es": ("Emisor", "Proveedor", "Vendedor"),
 }
 BUYER_LABELS: Words = {
+    "en": ("Bill to", "Invoice to", "Customer", "Sold to"),
     "fr": ("Client", "Destinataire", "Facturé à", "Adresse de facturation"),
     "nl": ("Klant", "Factuuradres", "Aan"),
     "it": ("Cliente", "Cessionario", "Destinatario", "Spett.le"),
     "es": ("Cliente", "Destinatario", "Facturar a"),
 }
 VAT_LABELS: Words = {
+    "en": ("VAT Reg. No.", "VAT No.", "Tax ID"),
     "fr": ("N° TVA intracom.", "TVA intracommunautaire", "N° TVA"),
     "nl": ("BTW-nr.", "Btw-nummer", "BTW nummer"),
     "it": ("P. IVA", "Partita IVA", "P.IVA"),
     "es": ("NIF", "CIF", "NIF/CIF"),
 }
-PHONE: dict[str, str] = {"fr": "Tél.", "nl": "Tel.", "it": "Tel.", "es": "Tel."}
+PHONE: dict[str, str] = {"en": "Tel.", "fr": "Tél.", "nl": "Tel.", "it": "Tel.", "es": "Tel."}
 PLACE_DATE: dict[str, str] = {
+    "en": "{city}, {date}",
     "fr": "{city}, le {date}",
     "nl": "{city}, {date}",
     "it": "{city}, {date}",
@@ -154,12 +179,15 @@ PLACE_DATE: dict[str, str] = {
 }
 """A place-and-date line standing for the invoice date (no date label)."""
 SALUTATIONS: Words = {
+    "en": ("Dear Sir or Madam,", "Dear customer,"),
     "fr": ("Madame, Monsieur,", "Cher client,"),
     "nl": ("Geachte heer/mevrouw,", "Beste klant,"),
     "it": ("Gentile cliente,", "Spettabile ditta,"),
     "es": ("Estimado cliente:", "Muy señores nuestros:"),
 }
 INTROS: Words = {
+    "en": ("Please find below the details of our services.",
+           "Thank you for your business."),
     "fr": ("Veuillez trouver ci-dessous le détail de nos prestations.",
            "Nous vous remercions de votre confiance."),
     "nl": ("Hierbij ontvangt u de factuur voor de geleverde diensten.",
@@ -170,6 +198,9 @@ INTROS: Words = {
            "Gracias por su confianza."),
 }  # fmt: skip
 TERMS: Words = {
+    "en": ("Payment due within {days} days of the invoice date.", "Please pay by {due}.",
+           "Please quote the invoice number with your payment.",
+           "Interest may be charged on late payments."),
     "fr": ("Paiement à {days} jours date de facture.", "Merci de régler avant le {due}.",
            "Pas d'escompte pour paiement anticipé.",
            "Indemnité forfaitaire pour frais de recouvrement en cas de retard : 40 €."),
@@ -183,27 +214,43 @@ TERMS: Words = {
            "Indique el número de factura en la transferencia."),
 }  # fmt: skip
 HEADERS: dict[str, Words] = {
-    "pos": {"fr": ("N°", "Réf."), "nl": ("Nr.", "#"), "it": ("Pos.", "Cod."), "es": ("Ref.", "Nº")},
+    "pos": {
+        "en": ("No.", "#"),
+        "fr": ("N°", "Réf."),
+        "nl": ("Nr.", "#"),
+        "it": ("Pos.", "Cod."),
+        "es": ("Ref.", "Nº"),
+    },
     "desc": {
+        "en": ("Description", "Item", "Details"),
         "fr": ("Désignation", "Description", "Libellé"),
         "nl": ("Omschrijving", "Artikel", "Beschrijving"),
         "it": ("Descrizione", "Articolo", "Prodotto"),
         "es": ("Descripción", "Concepto", "Artículo"),
     },
     "qty": {
+        "en": ("Qty", "Quantity", "Units"),
         "fr": ("Qté", "Quantité"),
         "nl": ("Aantal", "Aant."),
         "it": ("Q.tà", "Quantità"),
         "es": ("Cant.", "Cantidad", "Uds."),
     },
-    "unit": {"fr": ("Unité", "U."), "nl": ("Eenheid",), "it": ("U.M.",), "es": ("Unidad", "Ud.")},
+    "unit": {
+        "en": ("Unit",),
+        "fr": ("Unité", "U."),
+        "nl": ("Eenheid",),
+        "it": ("U.M.",),
+        "es": ("Unidad", "Ud."),
+    },
     "price": {
+        "en": ("Unit price", "Rate", "Price"),
         "fr": ("Prix unitaire HT", "P.U. HT", "Prix unit."),
         "nl": ("Prijs", "Stukprijs", "Eenheidsprijs"),
         "it": ("Prezzo unitario", "Prezzo", "Prezzo unit."),
         "es": ("Precio unitario", "Precio", "P. unitario"),
     },
     "total": {
+        "en": ("Amount", "Total", "Line total"),
         "fr": ("Montant HT", "Total HT", "Montant"),
         "nl": ("Bedrag", "Totaal", "Regeltotaal"),
         "it": ("Importo", "Totale", "Valore"),
@@ -211,6 +258,10 @@ HEADERS: dict[str, Words] = {
     },
 }
 PRODUCTS: dict[str, tuple[str, ...]] = {
+    "en": ("Consulting services", "IT maintenance", "Annual software licence",
+           "Travel expenses", "A4 copier paper (box)", "Ink cartridge",
+           "On-site installation", "Training (day)", "Web development",
+           "Cat6 network cable", "27-inch monitor", "Labour hours"),
     "fr": ("Prestation de conseil", "Maintenance informatique", "Licence logicielle annuelle",
            "Frais de déplacement", "Papier A4 (carton)", "Cartouche d'encre",
            "Installation sur site", "Formation (journée)", "Développement web",
@@ -234,18 +285,21 @@ PRICES: tuple[tuple[int, int], ...] = (
 )  # fmt: skip
 """Unit-price range (whole currency units) of each product, in :data:`PRODUCTS` order."""
 UNITS: Words = {
+    "en": ("pcs", "hrs", "each", "day"),
     "fr": ("pce", "h", "forfait", "jour"),
     "nl": ("st", "uur", "stuks"),
     "it": ("pz", "h", "nr"),
     "es": ("ud", "h", "uds"),
 }
 TAX_RATES: dict[str, Decimal] = {
+    "en": Decimal(20),
     "fr": Decimal(20),
     "nl": Decimal(21),
     "it": Decimal(22),
     "es": Decimal(21),
 }
 NUMBER_FORMS: dict[str, tuple[str, ...]] = {
+    "en": ("INV-{y}-{n4}", "{n6}", "INV{n5}", "{y}/{n4}", "SI-{n5}"),
     "fr": ("FA{y}-{n4}", "F-{y}-{n5}", "{y}/{n4}", "{n6}", "FAC{y}{n4}"),
     "nl": ("F{y}.{n4}", "{y}-{n4}", "{y}{n4}", "{n6}", "INV{y}{n3}"),
     "it": ("{n3}/{y}", "{y}/FE/{n4}", "{n2}/A", "{n6}", "FT{y}-{n4}"),
@@ -256,12 +310,15 @@ _NUMERIC_DATES: dict[str, tuple[str, ...]] = {
     "nl": ("%d-%m-%Y", "%d/%m/%Y", "%d.%m.%Y"),
     "it": ("%d/%m/%Y", "%d.%m.%Y", "%d-%m-%Y"),
     "es": ("%d/%m/%Y", "%d-%m-%Y", "%d/%m/%y"),
+    "en_GB": ("%d/%m/%Y", "%d %b %Y", "%d.%m.%Y"),
+    "en_US": ("%m/%d/%Y", "%b %d, %Y", "%m/%d/%y"),
 }
+"""Numeric (and short-month) date forms per language, English per locale."""
 
 
 def _lang(ctx: Ctx) -> str:
-    if ctx.lang not in INTL_LANGS:
-        raise ValueError(f"no {ctx.lang!r} wordings; use one of {INTL_LANGS}")
+    if ctx.lang not in RICH_LANGS:
+        raise ValueError(f"no {ctx.lang!r} wordings; use one of {RICH_LANGS}")
     return ctx.lang
 
 
@@ -282,7 +339,13 @@ class Formats:
         self.ctx = ctx
         self.lang = _lang(ctx)
         self.decimal = str(get_decimal_symbol(ctx.locale))
-        groups = {"fr": (" ", " ", ".", ""), "nl": (".", ".", ".", "")}
+        # French: a blank, a no-break space (as word processors and babel print them),
+        # a point, or none
+        groups = {
+            "en": (",", ",", ",", ""),
+            "fr": (" ", "\u00a0", ".", ""),
+            "nl": (".", ".", ".", ""),
+        }
         group_choices = groups.get(self.lang, (".", ".", ".", ""))
         self.group = group_choices[(fam.variant + fam.index) % len(group_choices)]
         self.money_style = (fam.variant + 2 * fam.index) % 3
@@ -297,7 +360,9 @@ class Formats:
 
     def money(self, value: Decimal) -> str:
         amount = self.number(value)
+        sign, code = ("$", "USD") if self.ctx.locale == "en_US" else ("£", "GBP")
         forms = {
+            "en": (f"{sign}{amount}", f"{amount} {code}", f"{code} {amount}"),
             "fr": (f"{amount} €", f"{amount} EUR", f"{amount} €"),
             "nl": (f"€ {amount}", f"EUR {amount}", f"{amount}"),
             "it": (f"€ {amount}", f"{amount} €", f"EUR {amount}"),
@@ -308,7 +373,8 @@ class Formats:
     def date(self, day: dt.date) -> str:
         if self.date_style == 3:
             return str(format_date(day, format="long", locale=self.ctx.locale))
-        return day.strftime(_NUMERIC_DATES[self.lang][self.date_style])
+        key = self.ctx.locale if self.lang == "en" else self.lang
+        return day.strftime(_NUMERIC_DATES[key][self.date_style])
 
 
 def _invoice_number(ctx: Ctx, fam: Family) -> str:
@@ -514,7 +580,7 @@ def compose_invoice_intl(ctx: Ctx, fam: Family) -> tuple[bytes, int, dict[str, A
     sizes = [_WIDTHS[k] for k in keys]
     aligns = ["left" if k in ("pos", "desc", "unit") else "right" for k in keys]
     flow.grid(header, rows, sizes, aligns)
-    rate = TAX_RATES[lang]
+    rate = Decimal(8) if ctx.locale == "en_US" else TAX_RATES[lang]
     tax = fmt.q2(net * rate / 100)
     gross = net + tax
     tax_word = _fixed(ctx, fam, TAX_WORDS, 13)
