@@ -93,6 +93,7 @@ def invoice_number(layouts: Sequence[PageLayout]) -> Candidate | None:
         (L.INVOICE_NUMBER_IN_TITLE, 0.9),
         (L.INVOICE_TITLE, 0.7),
         (L.ORDER_NUMBER, 0.55),
+        (L.GENERIC_NUMBER, 0.5),
     ):
         whole = pattern is L.INVOICE_NUMBER_IN_TITLE
         for layout, row, segment, end in label_hits(layouts, pattern, whole_rows=whole):

@@ -12,6 +12,9 @@ _I = re.IGNORECASE
 
 _OTHER_DOCUMENT = r"(?!bestell|order|auftrag|liefer|vertrag|kunde|customer|delivery|commande)"
 """Inside a title line: words that make the number/date another document's."""
+_OTHER_NUMBER = _OTHER_DOCUMENT[:-1] + r"|date|datum|account|konto|client|klant|cliente)"
+"""Inside a title line before "No.": words that make the number another field's ("Invoice
+Date Mar 19, 2026 Account no. 66291")."""
 
 
 INVOICE_NUMBER = _rx(
@@ -40,8 +43,8 @@ INVOICE_NUMBER = _rx(
     r"receipt\s*(?:no\.?|number)",
 )
 INVOICE_NUMBER_IN_TITLE = _rx(
-    rf"^(?:\S+\s)?(?:handels)?rechnung\b(?:{_OTHER_DOCUMENT}[^:]){{0,40}}?\s(?:nr\.?|no\.?|#)(?=\s|$)",
-    rf"^(?:\S+\s)?(?:invoice|facture|factuur|fattura|factura)\b(?:{_OTHER_DOCUMENT}[^:]){{0,30}}?"
+    rf"^(?:\S+\s)?(?:handels)?rechnung\b(?:{_OTHER_NUMBER}[^:]){{0,40}}?\s(?:nr\.?|no\.?|#)(?=\s|$)",
+    rf"^(?:\S+\s)?(?:invoice|facture|factuur|fattura|factura)\b(?:{_OTHER_NUMBER}[^:]){{0,30}}?"
     r"\s(?:no\.?|nr\.?|n°|n\.|n\.?º|n\.?º\.?|#)(?=\s|$)",
 )
 ADDRESS_KEY = _rx(
@@ -58,8 +61,16 @@ ORDER_NUMBER = _rx(
     r"^(?:purchase\s*)?order\s*(?:change|response)\s*(?:id|no)",
 )
 """Order documents (Order-X) carry an order number where an invoice has its number."""
+GENERIC_NUMBER = _rx(
+    r"^(?:nr|no|n[°º]|#|number|nummer|num[ée]ro|n[úu]mero|ref|r[ée]f)\.?\s*:?(?=\s|$)",
+)
+"""A bare number label ("Nr.", "Number", "N°", "Ref.") opening its line or cell: on an
+invoice, most often the invoice's own number (a weak label, used when no better one)."""
 INVOICE_TITLE = _rx(
     r"^[^\W\d_]*rechnung\b",
+    r"^(?:[^\W\d_]+\s)?(?:rechnung|facture|factuur|fattura|factura)\b",
+    r"^faktura\b",
+    r"^bill(?=\s*$|\s+\S*\d|\s*(?:no\.?|#|number)(?:\s|$))",
     r"^(?:[^\W\d_]+\s)?invoice\b",
     r"^tax\s+invoice\b",
     r"^facture\b",
@@ -128,6 +139,20 @@ DELIVERY_DATE = _rx(
     r"delivery\s*date",
     r"date\s*of\s*(?:supply|delivery|service)",
     r"service\s*date",
+    r"ship(?:ping|ment)?\s*date",
+    r"date\s*(?:of\s*)?ship(?:ped|ment)",
+    r"dispatch(?:ed)?\s*date",
+    r"supply\s*date",
+    r"performance\s*(?:date|period)",
+    r"date\s*of\s*performance",
+    r"fulfil+ment\s*date",
+    r"versanddatum",
+    r"ausf[üu]hrungsdatum",
+    r"liefer(?:zeitraum|tag)",
+    r"date\s*d['’]?\s*exp[ée]dition",
+    r"verzenddatum",
+    r"data\s*(?:di\s*)?esecuzione",
+    r"fecha\s*(?:de\s*)?prestaci[óo]n",
     r"date\s*de\s*livraison",
     r"lever(?:ings)?datum",
     r"service\s*period",

@@ -138,7 +138,12 @@ def _is_noise(text: str) -> bool:
     folded = fold(text)
     return bool(
         re.search(r"@|www\.|https?:|\btel\b|\bfax\b|phone|telefon|\+\d{2}", folded)
-        or re.match(r"^(?:z\.\s?hd|attn|c/o|postfach|fao\b|for the attention)", folded)
+        or re.match(
+            r"^(?:z\.\s?hd|attn|c/o|postfach|fao\b|for the attention|[aà] l['’]attention|"
+            r"t\.\s?a\.\s?v\.|ter attentie|alla (?:cortese )?att|c\.a\.|a la atenci[oó]n|"
+            r"att\.?(?:\s|:))",
+            folded,
+        )
     )
 
 
@@ -326,6 +331,9 @@ def legal_names(layouts: Sequence[PageLayout]) -> list[Candidate]:
                     match = L.LEGAL_FORM.search(text)
                     if match is None or ":" in text[: match.start()]:
                         continue
+                    form = match.group().strip()
+                    if form.islower() and len(form) <= 3:
+                        continue  # "as follows", "se", "ab": words, not "AS", "SE", "AB"
                     before = text[: match.start()]
                     if not re.search(r"[^\W\d_]{2}", before) or re.match(
                         r"^\W*(?:\(c\)|©|\d)", text, re.I
@@ -386,11 +394,30 @@ def parties(layouts: Sequence[PageLayout]) -> tuple[Party, Party]:
     labelled_seller, labelled_buyer = labelled_parties(layouts)
     sender = sender_line(layouts)
     letterhead, window = address_window(layouts, sender)
+    # The page footer's imprint ("Name | street | city | VAT ...") is the issuer's own: an
+    # address block at the top carrying the same name is the seller's block (printed
+    # beside the buyer's, not in the window), and a company name it repeats is the seller.
+    imprint = footer_name(layouts, None)
+    imprinted = fold(str(imprint.value)) if imprint is not None else None
+    if (
+        labelled_seller is None
+        and sender is None
+        and letterhead is None
+        and window is not None
+        and window.name is not None
+        and imprinted is not None
+        and fold(str(window.name.value)) == imprinted
+    ):
+        letterhead, window = window, labelled_buyer or _beside(layouts, window)
     seller = labelled_seller or sender or letterhead or Party()
     buyer = labelled_buyer or window or Party()
     buyer_name = fold(str(buyer.name.value)) if buyer.name else None
     if seller.name is None:
-        for candidate in legal_names(layouts):
+        candidates = legal_names(layouts)
+        confirmed = [c for c in candidates if fold(str(c.value)) == imprinted]
+        if imprint is not None and not confirmed and fold(str(imprint.value)) != buyer_name:
+            confirmed = [imprint]  # the imprint over a company named elsewhere (the buyer's)
+        for candidate in confirmed or candidates:
             if buyer_name is None or fold(str(candidate.value)) not in buyer_name:
                 seller.name = candidate
                 break
@@ -401,8 +428,48 @@ def parties(layouts: Sequence[PageLayout]) -> tuple[Party, Party]:
     return seller, buyer
 
 
+def _beside(layouts: Sequence[PageLayout], block: Party) -> Party | None:
+    """The address block printed to the right of ``block`` on the same lines (the other
+    party of two blocks side by side)."""
+    if block.name is None or not block.name.tokens or not layouts:
+        return None
+    layout = layouts[0]
+    top = min(t.bbox[1] for t in block.name.tokens)
+    right_of = max(t.bbox[2] for t in block.name.tokens)
+    column: list[Segment] = []
+    x0: float | None = None
+    for row in layout.rows:
+        if row.bbox[3] < top - 0.005:
+            continue
+        if row.bbox[1] > 0.5 or len(column) >= 8:
+            break
+        side = [
+            s
+            for s in row.segments
+            if s.bbox[0] > max(right_of, 0.35) and (x0 is None or abs(s.bbox[0] - x0) < 0.03)
+        ]
+        if not side:
+            if column:
+                break
+            continue
+        x0 = side[0].bbox[0] if x0 is None else x0
+        column.append(side[0])
+    if not column:
+        return None
+    party = parse_block(_pieces_from_segments(column), 0.7)
+    return party if party is not None and party.name is not None else None
+
+
 _FOOTER_SPLIT = re.compile(r"\s*[|·•●∙]\s*")
 _CITY_LINE = re.compile(r"\b\d{4,5}(?:\s?[A-Z]{2})?\s+[^\W\d_]{2}")
+_STREET_PART = re.compile(
+    r"^\d{1,5}[a-zA-Z]?,?\s+[^\W\d_]{2,}(?:\s+[^\W\d_]+)*$"  # "150 Lewis Trail", "24, rue X"
+    r"|^[^\W\d_]{3,}.*\s\d{1,5}\s?[a-zA-Z]?$"  # "Hauptstraße 12a", "Tijnlaan 083"
+)
+_POSTCODE_PART = re.compile(
+    r"\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}$"  # British "L3T 1HQ"
+    r"|\b[A-Z]{2}\s\d{5}(?:-\d{4})?$"  # American "CA 90210"
+)
 
 
 def footer_name(layouts: Sequence[PageLayout], buyer_name: str | None) -> Candidate | None:
@@ -412,7 +479,12 @@ def footer_name(layouts: Sequence[PageLayout], buyer_name: str | None) -> Candid
         for row in layout.rows:
             if row.bbox[1] < 0.8:
                 continue
-            for segment in row.segments:
+            # the whole row, then each segment: OCR splits a footer line into segments
+            # at wide gaps ("Thomas | 896," / "rue de Samson" / "43208 Diallo | ...")
+            whole = (
+                [Segment(list(row.tokens), row.page, row.index)] if len(row.segments) > 1 else []
+            )
+            for segment in [*whole, *row.segments]:
                 parts = [p for p in _FOOTER_SPLIT.split(segment.text.strip()) if p]
                 if len(parts) < 3:
                     continue
@@ -423,7 +495,14 @@ def footer_name(layouts: Sequence[PageLayout], buyer_name: str | None) -> Candid
                     and len(name.split()) <= 6
                     and not re.search(r"[\d:@]", name)
                     and re.search(r"[^\W\d_]{2}", name)
-                    and (_CITY_LINE.search(address) or L.STREET_WORD.search(address))
+                    and (
+                        _CITY_LINE.search(address)
+                        or L.STREET_WORD.search(address)
+                        or (
+                            _STREET_PART.match(parts[1].strip())
+                            and any(_POSTCODE_PART.search(p.strip()) for p in parts[2:4])
+                        )
+                    )
                     and fold(name) != buyer_name
                     and not _is_noise(name)
                 ):
