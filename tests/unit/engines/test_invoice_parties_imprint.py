@@ -150,3 +150,23 @@ def test_ship_date_is_not_the_invoice_date() -> None:
     invoice, _due, delivery = dates([layout])
     assert invoice is not None and invoice.value == "2026-02-09"
     assert delivery is not None and delivery.value == "2026-01-20"
+
+
+def test_bank_over_its_account_is_no_seller_and_the_footer_column_names_the_issuer() -> None:
+    from prefect_docai.engines.invoice.parties import footer_block
+
+    lines: list[Line] = [
+        (0.55, [(0.10, "Crown Agents Bank Limited"), (0.40, "IBAN: GB75 CRAS 3659 7110 5221 99")]),
+        (0.91, [(0.10, "Bennett-Chapman"), (0.52, "Mizuho Bank, Ltd.")]),
+        (0.92, [(0.10, "13 Anderson Bridge"), (0.52, "IBAN GB69 MHCB 6937 8051 2310 97")]),
+        (0.93, [(0.10, "Lake Matthewfort E6 6YQ"), (0.52, "BIC MHCBGB2LXXX")]),
+    ]
+    layout = _layout(lines)
+    assert legal_names([layout]) == []
+    found = footer_block([layout], None)
+    assert found is not None and found.value == "Bennett-Chapman"
+    seller, _buyer = parties([layout])
+    assert seller.name is not None and seller.name.value == "Bennett-Chapman"
+    # a bank issuing its own invoice, no account printed beside its name, stays a seller
+    own = _layout([(0.05, [(0.10, "Banca Privada Riquelme S.A.")])])
+    assert [c.value for c in legal_names([own])] == ["Banca Privada Riquelme S.A."]

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from prefect_docai.engines.extract import country_code
 from prefect_docai.engines.extract.address import postcode_city
 from prefect_docai.engines.extract.candidates import Candidate, label_hits
-from prefect_docai.engines.extract.rows import PageLayout, Segment, fold
+from prefect_docai.engines.extract.rows import PageLayout, Row, Segment, fold
 from prefect_docai.engines.invoice import labels as L
 from prefect_docai.engines.page.model import Word
 
@@ -341,6 +341,8 @@ def legal_names(layouts: Sequence[PageLayout]) -> list[Candidate]:
                         continue
                     if L.IBAN.search(before) or L.BIC.search(before) or re.search(r"\d{6}", before):
                         continue  # the bank's name after the account details
+                    if _BANK_WORD.search(before) and _account_near(layout, row, segment):
+                        continue  # the bank's name beside or above the account details
                     name = _clean(text[: match.end()])
                     if len(name) < 4 or len(name.split()) > 7 or _is_noise(name):
                         continue
@@ -365,6 +367,26 @@ def legal_names(layouts: Sequence[PageLayout]) -> list[Candidate]:
             Candidate(candidate.value, candidate.tokens, candidate.score + bonus, candidate.raw)
         )
     return sorted(ranked, key=lambda c: -c.score)
+
+
+_BANK_WORD = re.compile(
+    r"\b(?:\w*bank(?:en)?|banque|banca|banco|bancaria|\w*sparkasse|raiffeisen\w*|"
+    r"caisse|cr[ée]dit|kreditinstitut|girozentrale)\b",
+    re.I,
+)
+
+
+def _account_near(layout: PageLayout, row: Row, segment: Segment) -> bool:
+    """An IBAN or BIC in the same row as ``segment``, or in the two rows below it in
+    its column (a bank's name printed over the account it holds)."""
+    for other in layout.rows[row.index : row.index + 3]:
+        for part in other.segments:
+            same_column = abs(part.bbox[0] - segment.bbox[0]) < 0.12
+            if (other is row or same_column) and (
+                L.IBAN.search(fold(part.text)) or L.BIC.search(fold(part.text))
+            ):
+                return True
+    return False
 
 
 def _line_above(layout: PageLayout, segment: Segment) -> Segment | None:
@@ -423,6 +445,8 @@ def parties(layouts: Sequence[PageLayout]) -> tuple[Party, Party]:
                 break
     if seller.name is None:
         seller.name = footer_name(layouts, buyer_name)
+    if seller.name is None:
+        seller.name = footer_block(layouts, buyer_name)
     if seller.name is None:
         seller.name = _account_holder(layouts, buyer_name)
     return seller, buyer
@@ -508,6 +532,37 @@ def footer_name(layouts: Sequence[PageLayout], buyer_name: str | None) -> Candid
                 ):
                     piece = _sub_piece(_Piece(segment.text, tuple(segment.tokens)), name)
                     return Candidate(name, piece.tokens, 0.5, name)
+    return None
+
+
+def footer_block(layouts: Sequence[PageLayout], buyer_name: str | None) -> Candidate | None:
+    """The name over an address in a page footer's columns (name / street / postcode and
+    city stacked in the left column of a letter footer): the issuer's."""
+    for layout in layouts[:1]:
+        columns: list[list[Segment]] = []
+        for row in layout.rows:
+            if row.bbox[1] < 0.82:
+                continue
+            for segment in row.segments:
+                column = next(
+                    (c for c in columns if abs(c[-1].bbox[0] - segment.bbox[0]) < 0.02), None
+                )
+                if column is None:
+                    columns.append([segment])
+                else:
+                    column.append(segment)
+        for column in sorted(columns, key=lambda c: c[0].bbox[0]):
+            party = parse_block(_pieces_from_segments(column[:5]), 0.5)
+            if party is None or party.name is None or party.street is None:
+                continue
+            name = str(party.name.value)
+            if (
+                fold(name) != buyer_name
+                and not _BANK_WORD.search(name)
+                and not re.search(r"[\d:@]", name)
+                and re.search(r"[^\W\d_]{2}", name)
+            ):
+                return Candidate(name, party.name.tokens, 0.5, name)
     return None
 
 
