@@ -177,3 +177,43 @@ def test_an_english_receipt_read_by_rapidocr_is_not_germanised() -> None:
     with load_document(data, languages=("deu", "eng"), ocr_engine="rapid") as loaded:
         text = loaded.pages[0].text
     assert not any(c in "äöüÄÖÜß" for c in text)
+
+
+def test_a_page_within_the_pixel_budget_is_read_as_it_is() -> None:
+    image = np.zeros((2000, 1500, 3), dtype=np.uint8)
+    same, scale = rapid.within_budget(image)
+    assert same is image and scale == 1.0
+
+
+def test_a_larger_page_is_shrunk_to_the_budget_keeping_its_shape() -> None:
+    image = np.full((3600, 1800, 3), 255, dtype=np.uint8)
+    small, scale = rapid.within_budget(image)
+    height, width = small.shape[:2]
+    assert height * width <= rapid.PIXEL_BUDGET * 1.01
+    assert scale == pytest.approx(height / 3600, abs=0.002)
+    assert width / height == pytest.approx(0.5, abs=0.002)
+
+
+def test_a_long_receipt_keeps_more_resolution_than_a_2000_px_bound_gives() -> None:
+    """A 300-dpi till receipt (880 × 3,400 px) used to be shrunk to 2,000 px tall."""
+    _, scale = rapid.within_budget(np.zeros((3400, 880, 3), dtype=np.uint8))
+    assert scale > 2000 / 3400 * 1.5
+
+
+@needs_rapid
+def test_words_of_a_shrunk_page_come_back_in_its_own_pixels() -> None:
+    data, truth = _receipt()
+    with Image.open(io.BytesIO(data)) as image:
+        big = image.convert("RGB").resize((image.width * 2, image.height * 2))
+        rgb = np.asarray(big)
+    assert rgb.shape[0] * rgb.shape[1] > rapid.PIXEL_BUDGET
+    words = rapid.recognize(rgb)
+    height, width = rgb.shape[:2]
+    assert len(words) >= 15
+    for word in words:
+        x0, y0, x1, y1 = word.box
+        assert 0 <= x0 < x1 <= width and 0 <= y0 < y1 <= height, word
+    # the words span the receipt at its doubled size, not the shrunk one's
+    assert max(w.box[3] for w in words) > 0.6 * height
+    total = str(truth["total"]).replace(".", "")
+    assert total in _fold("".join(w.text for w in words)).replace(".", "").replace(",", "")
