@@ -170,3 +170,20 @@ def test_bank_over_its_account_is_no_seller_and_the_footer_column_names_the_issu
     # a bank issuing its own invoice, no account printed beside its name, stays a seller
     own = _layout([(0.05, [(0.10, "Banca Privada Riquelme S.A.")])])
     assert [c.value for c in legal_names([own])] == ["Banca Privada Riquelme S.A."]
+
+
+def test_totals_without_tax_are_net_in_every_language() -> None:
+    from prefect_docai.engines.invoice.fields import _total_kind
+
+    for label in (
+        "Total sin IVA",
+        "Totale senza IVA",
+        "Imponibile IVA esclusa",
+        "Total hors TVA",
+        "Totaal zonder BTW",
+        "Total ex VAT",
+        "Pre-tax total",
+    ):
+        assert _total_kind(label) == [("net", 1.0)], label
+    assert _total_kind("Total (IVA incl.)") == [("gross", 1.0)]
+    assert _total_kind("IVA 21 %") == [("tax", 1.0)]

@@ -243,6 +243,13 @@ NET = _rx(
     r"imponibile",
     r"base\s*imponible",
     r"\bneto\b",
+    r"sin\s*(?:iva|impuestos)",
+    r"senza\s*iva",
+    r"iva\s*esclusa",
+    r"(?:sans|hors)\s*tva",
+    r"zonder\s*btw",
+    r"\bex(?:cl(?:uding)?)?\.?\s*(?:vat|gst|tax)\b",
+    r"pre-?\s*tax",
 )
 TAX = _rx(
     r"steuer\b(?!\s*-?(?:nr|nummer|id))",
