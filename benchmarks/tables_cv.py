@@ -9,9 +9,11 @@ Sources: ``icdar-eu`` and ``icdar-us`` (the visible ICDAR 2013 competition pages
 ``tabula`` (the tabula-java fixtures) and ``generated`` (``samples.tables`` pages, seeds
 ``0..--generated-1``, the first ``--scanned`` also as scans, no-table trap pages included;
 ``--charts``: with the chart traps of ``samples.tables``) and ``invoices`` (generated
-template invoices, born-digital, ``training.tables.invoice_runs``, never trained on: scored
-by whether the first and the last line item come out in kept tables, as
-``tests/unit/engines/test_tables_invoices.py`` does; ``detR`` is that share, no cells).
+template invoices, born-digital, ``training.tables.invoice_runs``: region-model training data
+only (the line-items table a positive, candidates without a line item negatives), scored by
+whether the first and the last line item come out in kept tables, as
+``tests/unit/engines/test_tables_invoices.py`` does; ``detR`` is that share, no cells; the
+held-out figure is the LOSO row).
 Modes: ``pdf`` (born-digital) and ``scan`` (ICDAR/tabula pages that hold tables, 200 dpi
 grey with skew <= 0.7 degrees, blur and noise through ``samples.degrade``; generated scans
 at 150-300 dpi).

@@ -6,7 +6,7 @@ candidate, its rows regrouped, belong to the table?) and the region scorer
 a table?).
 
     OMP_THREAD_LIMIT=1 nice -n 10 .venv/bin/python -m training.tables \
-        [--corpus ../shared/corpus] [--generated 300] [--scanned 150] [--out PATH]
+        [--corpus ../shared/corpus] [--generated 300] [--scanned 150] [--invoices 120] [--out PATH]
 
 The shipped ``table_rowsep.json``, ``table_rows.json`` and ``table_regions.json`` are the output of exactly (repo root, defaults otherwise):
 
@@ -18,7 +18,12 @@ Data: every candidate region the rule finders (``engines.tables``) propose on
   tabula-java fixtures), born-digital and rasterized (the pages that hold tables, 200 dpi
   grey through ``samples.degrade``: skew <= 0.7 degrees, blur, noise);
 * generated table pages (``samples.tables``: seeds ``0..--generated-1`` born-digital, the
-  first ``--scanned`` of them also scanned), including the no-table trap pages.
+  first ``--scanned`` of them also scanned), including the no-table trap pages;
+* for the region model only, ``--invoices`` generated template invoices (``invoice_runs``,
+  seeds from ``INVOICE_SEED0``; never the seeds ``tests/unit/engines/test_tables_invoices.py``
+  checks): the candidate that holds the first and the last line item is a table, a candidate
+  holding no line item is not (address, totals, footer blocks), the others are left out. They
+  carry no cell truth, so the row-separator and row models never see them.
 
 A candidate is a table (label 1) when it matches a truth table on its page by the
 benchmark's detection rule (intersection >= 60 % of the smaller box, IoU >= 0.2); on the
@@ -183,7 +188,13 @@ def folded_text(grid: Grid) -> str:
 
 def label(run: DocRun, page: int, box: Box, grid: Grid) -> int:
     if run.items:
-        return -1  # invoices are scored (benchmarks.tables_cv), not trained on
+        # generated invoices: the candidate holding the first and the last line item is a
+        # table, one holding no line item is not (address, totals and footer blocks); the
+        # rest (part of the items) stays out
+        text = folded_text(grid)
+        if run.items[0] in text and run.items[-1] in text:
+            return 1
+        return 0 if not any(item in text for item in run.items) else -1
     if run.boxed:
         for t in run.doc.tables:
             if t.page == page and t.bbox is not None:
@@ -304,10 +315,11 @@ seeds 0-29 that ``tests/unit/engines/test_tables_invoices.py`` checks."""
 
 def invoice_runs(count: int, directory: Path, cache: bool = True) -> list[DocRun]:
     """``count`` template invoices (``samples.generate``; the block grammar's invoices record
-    no line items), English and German by turns: the table tool's main use. Their
-    candidates are never trained on (label -1); ``benchmarks.tables_cv`` scores whether the
-    first and the last line item come out in kept tables, so a change that trades invoice
-    tables for fewer false tables elsewhere shows."""
+    no line items), English and German by turns: the table tool's main use. The region
+    model trains on their candidates (``label``: the line-items table 1, candidates without
+    a line item 0); ``benchmarks.tables_cv`` scores whether the first and the last line item
+    come out in kept tables (held out: its LOSO row), so a change that trades invoice tables
+    for fewer false tables elsewhere shows."""
     from prefect_docai.samples import generate
 
     runs: list[DocRun] = []
@@ -574,7 +586,7 @@ def collect(
     charts: bool = False,
 ) -> list[DocRun]:
     """The visible corpus runs, the generated table pages (with charts: ``charts``) and
-    ``invoices`` generated invoices (scored, never trained on)."""
+    ``invoices`` generated invoices (region-model training data, scored by their line items)."""
     runs = visible_runs(corpus, ("pdf", "scan"), cache)
     runs += generated_runs(generated, scanned, work, cache, charts)
     runs += invoice_runs(invoices, work, cache)
@@ -588,6 +600,7 @@ def main() -> int:
     parser.add_argument("--corpus", type=Path, default=corpus_dir())
     parser.add_argument("--generated", type=int, default=300)
     parser.add_argument("--scanned", type=int, default=150)
+    parser.add_argument("--invoices", type=int, default=120)
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--rows-out", type=Path, default=DEFAULT_ROWS_OUT)
     parser.add_argument("--rowsep-out", type=Path, default=DEFAULT_ROWSEP_OUT)
@@ -595,7 +608,9 @@ def main() -> int:
     args = parser.parse_args()
     os.environ.setdefault("OMP_THREAD_LIMIT", "1")
     with tempfile.TemporaryDirectory(prefix="docai-train-tables-") as work:
-        runs = collect(args.corpus, args.generated, args.scanned, Path(work), not args.no_cache)
+        runs = collect(
+            args.corpus, args.generated, args.scanned, Path(work), not args.no_cache, args.invoices
+        )
     labelled = [c for r in runs for c in r.candidates if c.label >= 0]
     print(
         f"{len(runs)} document runs, {len(labelled)} labelled candidates, "

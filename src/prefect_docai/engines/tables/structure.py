@@ -212,7 +212,7 @@ def extend_sideways(table: GridTable, words: list[PointWord], em: float) -> Grid
                 for r in range(bands)
                 if table.ys[r] <= w.box.cy < table.ys[r + 1]
             }
-            if gap > 3 * em or len(rows) < max(2, 0.4 * bands):
+            if gap > 3 * em or len(rows) < max(2, 0.4 * bands) or _running_text(members):
                 break
             if side == "left":
                 added.append(x0 - 1)
@@ -250,7 +250,18 @@ def extend_sideways(table: GridTable, words: list[PointWord], em: float) -> Grid
     )
 
 
-def _interval_groups(words: list[PointWord], em: float) -> list[tuple[float, float, list[PointWord]]]:
+def _running_text(words: list[PointWord]) -> bool:
+    """Words beside a grid that read as a column of running text (most of at least four
+    lines hold six words or more), not a label column the grid left unruled."""
+    lines = group_lines(words)
+    if len(lines) < 4:
+        return False
+    return sum(1 for line in lines if len(line) >= 6) >= 0.6 * len(lines)
+
+
+def _interval_groups(
+    words: list[PointWord], em: float
+) -> list[tuple[float, float, list[PointWord]]]:
     """Words merged into x-ranges that no gap wider than an ``em`` separates."""
     groups: list[tuple[float, float, list[PointWord]]] = []
     for w in sorted(words, key=lambda w: w.box.x0):
