@@ -1,9 +1,11 @@
 """ToolReceipt on generated receipts the rules were never tuned on: date, total and
 merchant name of the template generator's till receipts (German and English, the
 training and the held-out template groups), each as a born-digital PDF, a phone photo
-(``samples.scan.photograph``) and a greyscale office scan (``samples.scan.degrade``).
+(``samples.scan.photograph``) and a greyscale office scan (``samples.scan.degrade``); with
+``--modes flatbed`` also as a 300-dpi colour flatbed scan, as the corpus' German receipts
+were taken (the long ones come out 2,500-3,500 px tall).
 
-    OMP_THREAD_LIMIT=1 python -m benchmarks.receipts_generated [--seeds 0:6] [--modes pdf,photo,scan]
+    OMP_THREAD_LIMIT=1 python -m benchmarks.receipts_generated [--seeds 0:6] [--modes pdf,photo,scan,flatbed]
         [--langs de,en] [--grammar 0:24] [--verbose]
 
 The German receipts of the visible corpus score 18 of 20 (date + total) while the CEO's
