@@ -10,9 +10,10 @@ from prefect_docai.engines.extract.labels import rx as _rx
 _I = re.IGNORECASE
 
 
-_OTHER_DOCUMENT = r"(?!bestell|order|auftrag|liefer|vertrag|kunde|customer|delivery|commande)"
+_OTHER_DOCUMENT_WORDS = r"bestell|order|auftrag|liefer|vertrag|kunde|customer|delivery|commande"
+_OTHER_DOCUMENT = rf"(?!{_OTHER_DOCUMENT_WORDS})"
 """Inside a title line: words that make the number/date another document's."""
-_OTHER_NUMBER = _OTHER_DOCUMENT[:-1] + r"|date|datum|account|konto|client|klant|cliente)"
+_OTHER_NUMBER = rf"(?!{_OTHER_DOCUMENT_WORDS}|date|datum|account|konto|client|klant|cliente)"
 """Inside a title line before "No.": words that make the number another field's ("Invoice
 Date Mar 19, 2026 Account no. 66291")."""
 
@@ -72,12 +73,8 @@ INVOICE_TITLE = _rx(
     r"^faktura\b",
     r"^bill(?=\s*$|\s+\S*\d|\s*(?:no\.?|#|number)(?:\s|$))",
     r"^(?:[^\W\d_]+\s)?invoice\b",
-    r"^tax\s+invoice\b",
-    r"^facture\b",
     r"^note\s+d['’]?\s*honoraires\b",
     r"^[^\W\d_]*factuur\b",
-    r"^fattura\b",
-    r"^factura\b",
     r"^gutschrift\b",
     r"^credit\s+note\b",
     r"^avoir\b",
