@@ -24,14 +24,20 @@ VAT_ID = rx(
     r"identifikationsnummer", r"intracom",
 )
 
+UK_POSTCODE = r"[A-Z]{1,2}[\dO][A-Z\d]?\s?[\dO][A-Z]{2}"
+"""A British postcode ("SW1A 1AA", "M7W 0LB"), its digits as OCR may read them: the
+district's digit and the sector's (the first of the last three) also as the letter O, which
+British postcodes never have there (:func:`engines.extract.address.uk_postcode` puts the 0
+back and wants one true digit)."""
+
 CITY_POSTCODE = re.compile(
     r"^(?P<city>[^\W\d_][\w .'-]*?),?\s+(?:(?P<state>[A-Z]{2})\s+)?"
-    r"(?P<pc>\d{5}(?:-\d{4})?|[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2})$"
+    r"(?P<pc>\d{5}(?:-\d{4})?|(?=\S+\s\S{3}$)" + UK_POSTCODE + r")$"
 )
 """US ("Fremont CA 94538") and UK ("London SW1A 1AA") order: city first."""
 
 POSTCODE_CITY = re.compile(
     r"^(?:(?P<cc>[A-Z]{1,2})[- ])?(?:(?P<pc>\d{4}\s?[A-Z]{2}(?=\s)|\d{4}|\d{5}"
-    r"|[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2})\s+|(?P<pc5>\d{5}))(?P<city>[^\W\d_][\w .'()/-]*?)\s*$"
+    r"|" + UK_POSTCODE + r")\s+|(?P<pc5>\d{5}))(?P<city>[^\W\d_][\w .'()/-]*?)\s*$"
 )
 """Continental order (``D-63571 Gelnhausen``, ``1012 AB Amsterdam``): postcode first."""

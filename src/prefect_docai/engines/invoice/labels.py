@@ -18,6 +18,12 @@ _OTHER_NUMBER = rf"(?!{_OTHER_DOCUMENT_WORDS}|date|datum|account|konto|client|kl
 Date Mar 19, 2026 Account no. 66291")."""
 
 
+_SIGN_READ_AS = r"n\.?[2?](?=\s|$|:)"
+"""The number sign of "Factura nº", "n.º", "N° de facture" as Tesseract often reads it on a
+scan: the raised º or ° taken for a 2 or a ? glued to the n ("Factura n.2:", "N? factura",
+"N2 de factura"). Only as a whole token beside the invoice word: "n. 2", "n.25" or a lone
+"n.2" may be the number itself."""
+
 INVOICE_NUMBER = _rx(
     r"rechnungs?[\s-]*(?:nummer|nr\.?|no\.?)",
     r"rechnung\s*(?:nr\.?|#|no\.?|n[°o])",
@@ -29,6 +35,8 @@ INVOICE_NUMBER = _rx(
     r"facture\s*(?:n[°o]\.?|num[ée]ro|#)",
     r"num[ée]ro\s+de\s+(?:la\s+)?facture",
     r"n[°o]\s*(?:de\s*)?facture",
+    rf"facture\s*{_SIGN_READ_AS}",
+    rf"{_SIGN_READ_AS}\s*(?:de\s*)?facture",
     r"avoir\s*n[°o]",
     r"factuur\s*(?:nummer|nr\.?)",
     r"factuurnummer",
@@ -39,6 +47,8 @@ INVOICE_NUMBER = _rx(
     r"documento\s*n\.",
     r"factura\s*(?:n\.?\s*[ºo°]\.?|n[úu]m(?:ero|\.)?)(?=\s|$|\d|:)",
     r"(?:n\.?\s*[ºo°]\.?|n[úu]mero|num\.)\s*(?:de\s*)?factura",
+    rf"factura\s*{_SIGN_READ_AS}",
+    rf"{_SIGN_READ_AS}\s*(?:de\s*)?factura",
     r"document\s*(?:no\.?|number)",
     r"bill\s*(?:no\.?|number)",
     r"receipt\s*(?:no\.?|number)",

@@ -9,8 +9,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from prefect_docai.engines.extract import country_code
-from prefect_docai.engines.extract.address import postcode_city
+from prefect_docai.engines.extract.address import postcode_city, uk_postcode
 from prefect_docai.engines.extract.candidates import Candidate, label_hits
+from prefect_docai.engines.extract.labels import UK_POSTCODE
 from prefect_docai.engines.extract.rows import PageLayout, Row, Segment, fold
 from prefect_docai.engines.invoice import labels as L
 from prefect_docai.engines.page.model import Word
@@ -69,6 +70,12 @@ def _sub_piece(piece: _Piece, text: str) -> _Piece:
     return _Piece(text, tuple(tokens) or piece.tokens)
 
 
+def _printed_postcode(text: str, postcode: str) -> str:
+    """``postcode`` as ``text`` prints it (a British one may print a 0 as the letter O)."""
+    found = re.search(re.escape(postcode).replace("0", "[0O]"), text)
+    return found.group(0) if found is not None else postcode
+
+
 def parse_block(pieces: Sequence[_Piece], score: float) -> Party | None:
     """Name / street / postcode + city / country out of an address block's lines."""
     postcode_at = None
@@ -83,7 +90,8 @@ def parse_block(pieces: Sequence[_Piece], score: float) -> Party | None:
     postcode, city, prefix = found
     party = Party(score=score)
     postcode_piece = pieces[postcode_at]
-    party.postal_code = _candidate(_sub_piece(postcode_piece, postcode), postcode, score)
+    printed = _printed_postcode(postcode_piece.text, postcode)
+    party.postal_code = _candidate(_sub_piece(postcode_piece, printed), postcode, score)
     party.city = _candidate(_sub_piece(postcode_piece, city), city, score)
     if prefix:
         country = country_code(prefix)
@@ -491,9 +499,16 @@ _STREET_PART = re.compile(
     r"|^[^\W\d_]{3,}.*\s\d{1,5}\s?[a-zA-Z]?$"  # "Hauptstraße 12a", "Tijnlaan 083"
 )
 _POSTCODE_PART = re.compile(
-    r"\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}$"  # British "L3T 1HQ"
+    rf"\b(?P<uk>(?=\S+\s\S{{3}}$){UK_POSTCODE})$"  # British "L3T 1HQ"
     r"|\b[A-Z]{2}\s\d{5}(?:-\d{4})?$"  # American "CA 90210"
 )
+
+
+def _postcode_part(text: str) -> bool:
+    """A footer part ending in a British or American postcode (a British one with a 0 read
+    as the letter O: :func:`engines.extract.address.uk_postcode`)."""
+    found = _POSTCODE_PART.search(text)
+    return found is not None and (found["uk"] is None or uk_postcode(found["uk"]) is not None)
 
 
 def footer_name(layouts: Sequence[PageLayout], buyer_name: str | None) -> Candidate | None:
@@ -524,7 +539,7 @@ def footer_name(layouts: Sequence[PageLayout], buyer_name: str | None) -> Candid
                         or L.STREET_WORD.search(address)
                         or (
                             _STREET_PART.match(parts[1].strip())
-                            and any(_POSTCODE_PART.search(p.strip()) for p in parts[2:4])
+                            and any(_postcode_part(p.strip()) for p in parts[2:4])
                         )
                     )
                     and fold(name) != buyer_name
