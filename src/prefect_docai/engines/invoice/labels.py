@@ -394,15 +394,21 @@ TERMS = _rx(
 )
 
 LEGAL_FORM = re.compile(
-    r"(?:^|\s)(?:gmbh(?:\s*&\s*co\.?\s*kg)?|ag|kg|ohg|ug(?:\s*\(haftungsbeschränkt\))?|e\.\s?k\.|"
-    r"e\.\s?v\.|a\.\s?g\.|gbr|mbh|se|kgaa|ltd\.?|limited|inc\.?|llc|llp|plc|corp\.?|"
-    r"corporation|company|co\.|b\.\s?v\.|n\.\s?v\.|bvba|sarl|s\.a\.r\.l\.|sas|sa|s\.a\.|"
-    r"eurl|gmbh\s*&\s*co\.?\s*kg|co\.\s*kg|& co\.? kg|s\.r\.l\.|srl|spa|s\.p\.a\.|oy|ab|as|a/s|aps|"
-    r"nv|bv|vof|commv|s\.a\.s\.|sasu|snc|s\.n\.c\.|s\.a\.u\.|s\.l\.(?:u\.|l\.|n\.e\.?)?|slu|"
+    r"(?:^|\s)(?:gmbh(?:\s*&\s*co\.?\s*kg)?|ggmbh|ag|kg|ohg|ug(?:\s*\(haftungsbeschränkt\))?|"
+    r"e\.\s?k\.|e\.\s?v\.|a\.\s?g\.|gbr|mbh|partg(?:mbb)?|se|kgaa|ltd\.?|limited|inc\.?|llc|"
+    r"l\.l\.c\.|llp|l\.l\.p\.|plc|p\.l\.c\.|corp\.?|corporation|company|co\.|b\.\s?v\.|n\.\s?v\.|"
+    r"bvba|b\.v\.b\.a\.|sarl|s\.a\.r\.l\.|s\.\s?[àa]\.?\s?r\.\s?l\.|sprl|s\.p\.r\.l\.|sas|sa|s\.a\.|"
+    r"eurl|sci|s\.c\.i\.|scop|gmbh\s*&\s*co\.?\s*kg|co\.\s*kg|& co\.? kg|s\.r\.l\.(?:s\.)?|srl|"
+    r"srls|spa|s\.p\.a\.|s\.a\.p\.a\.|oy|ab|as|a/s|aps|nv|bv|vof|v\.o\.f\.|commv|comm\.\s?v\.|"
+    r"s\.a\.s\.|sasu|snc|s\.n\.c\.|s\.a\.u\.|s\.a\.t\.|s\.l\.(?:u\.|l\.|n\.e\.?|p\.)?|slu|slp|"
     r"s\.coop\.|s\.c\.p\.?|s\.com\.|s\.a\.a\.)"
+    # a compound form's chain: "GmbH & Co. KGaA", "AG & Co. KG", "Ltd. & Co. KG"
+    r"(?:\s*&\s*co\.?\s*(?:kgaa|kg|ohg))?"
     r"(?=$|[\s,.;)])",
     _I,
 )
+"""A company's legal form in any of the six languages, a compound one whole (its match
+ends where the chain ends: "Ladeck AG & Co. KGaA", not "Ladeck AG")."""
 SALUTATION = _rx(r"^(?:herrn?|frau|mr\.?|mrs\.?|ms\.?|monsieur|madame|m\.|mme\.?|dhr\.?|mevr\.?)$")
 STREET_WORD = _rx(
     r"stra(?:ß|ss)e\b",

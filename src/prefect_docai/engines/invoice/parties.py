@@ -103,19 +103,24 @@ def parse_block(pieces: Sequence[_Piece], score: float) -> Party | None:
             party.country = _candidate(pieces[postcode_at + 1], following, score)
     name_end = postcode_at
     above = pieces[postcode_at - 1]
-    if re.search(r"\d", above.text) or L.STREET_WORD.search(above.text):
+    names = [p for p in pieces[: postcode_at - 1] if _name_line(p)]
+    if (
+        re.search(r"\d", above.text)
+        or L.STREET_WORD.search(above.text)
+        or (
+            # name, then street, then postcode: a street without number or street word
+            # ("Duncan Falls", "Bailey Spur") under the name still is the street
+            names
+            and not L.SALUTATION.match(names[-1].text.strip())
+            and not L.LEGAL_FORM.search(above.text)
+            and not L.SALUTATION.match(above.text.strip())
+            and not _is_noise(above.text)
+            and _name_line(above)
+        )
+    ):
         party.street = _candidate(above, _clean(above.text), score)
         name_end = postcode_at - 1
-    name_lines = [
-        p
-        for p in pieces[:name_end]
-        if ":" not in p.text
-        and not _is_noise(p.text)
-        and not is_party_label(fold(p.text), L.SELLER_LABEL)
-        and not is_party_label(fold(p.text), L.BUYER_LABEL)
-        and not L.INVOICE_TITLE.search(fold(p.text))
-        and not L.DELIVERY_ADDRESS.search(fold(p.text))
-    ]
+    name_lines = [p for p in pieces[:name_end] if _name_line(p)]
     if not name_lines:
         return party
     # The name is the line above the street; the line before it joins when it is a
@@ -136,6 +141,18 @@ def parse_block(pieces: Sequence[_Piece], score: float) -> Party | None:
     text = "\n".join(_clean(p.text) for p in keep)
     party.name = Candidate(re.sub(r"\s+", " ", text), tokens, score, text)
     return party
+
+
+def _name_line(piece: _Piece) -> bool:
+    """An address block's line that may name the party (no label, title, contact line)."""
+    return (
+        ":" not in piece.text
+        and not _is_noise(piece.text)
+        and not is_party_label(fold(piece.text), L.SELLER_LABEL)
+        and not is_party_label(fold(piece.text), L.BUYER_LABEL)
+        and not L.INVOICE_TITLE.search(fold(piece.text))
+        and not L.DELIVERY_ADDRESS.search(fold(piece.text))
+    )
 
 
 def _clean(text: str) -> str:
@@ -239,26 +256,84 @@ def labelled_parties(layouts: Sequence[PageLayout]) -> tuple[Party | None, Party
     )
 
 
+def _same_line(layout: PageLayout, row: Row) -> list[Segment]:
+    """``row``'s segments with those of neighbouring rows on the same printed line: OCR
+    boxes of a small line set with separators ("Name - Street 1 - 12345 City") straddle
+    row boundaries (a dash's box sits lower than the letters), so one line may come as
+    rows of a few segments each. A neighbour joins when it overlaps ``row`` vertically by
+    half its height and none of its segments overlaps one of the line's horizontally."""
+    segments = list(row.segments)
+    top, bottom = row.bbox[1], row.bbox[3]
+    for other in layout.rows[max(0, row.index - 3) : row.index + 4]:
+        if other is row:
+            continue
+        height = min(other.bbox[3] - other.bbox[1], bottom - top)
+        overlap = min(bottom, other.bbox[3]) - max(top, other.bbox[1])
+        if height <= 0 or overlap < 0.5 * height:
+            continue
+        if any(
+            s.bbox[0] < t.bbox[2] and t.bbox[0] < s.bbox[2]
+            for s in other.segments
+            for t in segments
+        ):
+            continue
+        segments.extend(other.segments)
+    return sorted(segments, key=lambda s: s.bbox[0])
+
+
+_CONJUNCTION_END = re.compile(r"(?:,|\s&|\s(?:and|und|et|en|e|y))$", re.I)
+
+
+def _joined_parts(pieces: list[_Piece]) -> list[_Piece]:
+    """A sender line's parts put back together where a segment boundary cut them: a part
+    ending in a comma or a conjunction runs on into the next ("Russell," / "O'Brien and
+    Patel"), a compound legal form's tail joins the name before it ("Ladeck AG" / "& Co.
+    KGaA"), and a house number alone joins its street ("90" / "Bailey Spur")."""
+    out: list[_Piece] = []
+    for piece in pieces:
+        if out:
+            last = out[-1]
+            runs_on = (
+                _CONJUNCTION_END.search(last.text)
+                and not L.LEGAL_FORM.search(last.text)
+                and not re.search(r"\d", last.text + piece.text)
+            )
+            if (
+                runs_on
+                or re.match(r"&\s*co\b", piece.text, re.I)
+                or (
+                    re.fullmatch(r"\d{1,4}[a-zA-Z]?", last.text)
+                    and not re.search(r"\d", piece.text)
+                )
+            ):
+                out[-1] = _Piece(f"{last.text} {piece.text}", (*last.tokens, *piece.tokens))
+                continue
+        out.append(piece)
+    return [p for p in out if len(p.text) > 1]  # a lone digit no street took
+
+
 def sender_line(layouts: Sequence[PageLayout]) -> Party | None:
     """``Firma GmbH · Straße 1 · 12345 Stadt`` above the address window on page 1 (the
-    separators may be separate words, so the row's segments are split further)."""
+    separators may be separate words, so the row's segments are split further; OCR may
+    set the line as several rows: :func:`_same_line`)."""
     if not layouts:
         return None
     for row in layouts[0].rows:
         if row.bbox[1] > 0.4:
             break
+        segments = _same_line(layouts[0], row)
         pieces: list[_Piece] = []
-        for segment in row.segments:
+        for segment in segments:
             whole = _Piece(segment.text, tuple(segment.tokens))
             for part in _sender_parts(segment.text):
-                text = part.strip()
+                # a separator left at a segment's edge ("Benson-Price -", "- 12345 Stadt")
+                text = part.strip(" -–—·•|")
                 # A lone character between segments is a separator dot OCR read as a
-                # letter ("●" → "e").
-                if len(text) > 1 and re.search(r"\w", text):
+                # letter ("●" → "e"); a lone digit is a house number (:func:`_joined_parts`).
+                if (len(text) > 1 and re.search(r"\w", text)) or text.isdigit():
                     pieces.append(_sub_piece(whole, text))
-        separated = any(
-            _STRONG_SPLIT.search(s.text) or len(s.text.strip()) <= 1 for s in row.segments
-        )
+        pieces = _joined_parts(pieces)
+        separated = any(_STRONG_SPLIT.search(s.text) or len(s.text.strip()) <= 1 for s in segments)
         if len(pieces) < 3 or not separated:
             continue
         party = parse_block(pieces[:6], 0.8)
@@ -424,10 +499,11 @@ def parties(layouts: Sequence[PageLayout]) -> tuple[Party, Party]:
     labelled_seller, labelled_buyer = labelled_parties(layouts)
     sender = sender_line(layouts)
     letterhead, window = address_window(layouts, sender)
-    # The page footer's imprint ("Name | street | city | VAT ...") is the issuer's own: an
-    # address block at the top carrying the same name is the seller's block (printed
-    # beside the buyer's, not in the window), and a company name it repeats is the seller.
-    imprint = footer_name(layouts, None)
+    # The page footer's imprint ("Name | street | city | VAT ...", or name, street and
+    # city stacked in its left column) is the issuer's own: an address block at the top
+    # carrying the same name is the seller's block (printed beside the buyer's, not in the
+    # window), and a company name it repeats is the seller.
+    imprint = footer_name(layouts, None) or footer_block(layouts, None)
     imprinted = fold(str(imprint.value)) if imprint is not None else None
     if (
         labelled_seller is None
