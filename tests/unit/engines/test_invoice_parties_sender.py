@@ -171,3 +171,45 @@ def test_single_top_block_named_again_in_the_footer_columns_is_the_seller() -> N
     seller, buyer = parties([layout])
     assert seller.name is not None and _name(seller.name.value) == "charlton-parry"
     assert buyer.name is None or _name(buyer.name.value) != "charlton-parry"
+
+
+def test_rows_of_a_split_sender_line_stay_out_of_the_buyers_block() -> None:
+    # the separator's row ("-") is no line of the buyer's block ("- Yates Inc")
+    layout = _layout(
+        [
+            (0.12, 0.147, 0.011, "Bruder - Hans-Günther-Jopich-Platz 115a"),
+            (0.406, 0.153, 0.003, "-"),
+            (0.42, 0.147, 0.011, "98644 Fürstenwalde"),
+            (0.12, 0.163, 0.011, "Yates Inc"),
+            (0.12, 0.178, 0.011, "126 Talbot Road"),
+            (0.12, 0.193, 0.011, "Hutchinsontown M3 7SJ"),
+        ]
+    )
+    seller, buyer = parties([layout])
+    assert seller.name is not None and _name(seller.name.value) == "bruder"
+    assert buyer.name is not None and _name(buyer.name.value) == "yates inc"
+
+
+@pytest.mark.parametrize(
+    ("line", "name"),
+    [
+        ("Howell-Smith - 63 Clarke Crossing - Katherineton KTO OYR", "howell-smith"),
+        ("Tucker-Taylor - 71 Terry Prairie - West Eleanorhaven WR6 82]", "tucker-taylor"),
+    ],
+)
+def test_sender_line_whose_british_postcode_ocr_misread(line: str, name: str) -> None:
+    layout = _lines(
+        [
+            (0.143, [(0.12, line)]),
+            (0.16, [(0.12, "Lorraine Walker")]),
+            (0.175, [(0.12, "90 Young Mall")]),
+        ]
+    )
+    sender = sender_line([layout])
+    assert sender is not None and sender.name is not None
+    assert _name(sender.name.value) == name
+
+
+def test_separated_line_without_street_and_postcode_is_no_sender() -> None:
+    layout = _lines([(0.143, [(0.12, "Invoice - Page 1 of 2 - Thank you CB OAK")])])
+    assert sender_line([layout]) is None

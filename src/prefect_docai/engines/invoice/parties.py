@@ -35,6 +35,8 @@ class Party:
     city: Candidate | None = None
     country: Candidate | None = None
     score: float = 0.0
+    rows: frozenset[int] = frozenset()
+    """Page-1 rows the party was read from as one line (a sender line OCR split)."""
 
 
 @dataclass(frozen=True)
@@ -318,6 +320,7 @@ def sender_line(layouts: Sequence[PageLayout]) -> Party | None:
     set the line as several rows: :func:`_same_line`)."""
     if not layouts:
         return None
+    loose: Party | None = None  # a line whose postcode OCR misread, when no other parses
     for row in layouts[0].rows:
         if row.bbox[1] > 0.4:
             break
@@ -343,8 +346,43 @@ def sender_line(layouts: Sequence[PageLayout]) -> Party | None:
             and party.city is not None
             and re.search(r"[^\W\d_]{3}", str(party.name.value))
         ):  # initials of a logo ("JB") are no name
+            party.rows = frozenset(s.row for s in segments)
             return party
-    return None
+        if loose is None:
+            loose = _misread_postcode_line(pieces, 0.7)
+            if loose is not None:
+                loose.rows = frozenset(s.row for s in segments)
+    return loose
+
+
+_MISREAD_UK_TAIL = re.compile(
+    r"[^\W\d_]{3}.*\s[A-Z]{1,2}[\dO][A-Z\dO]?\s[\dOSZIl][A-Z\dOSZIl\]\[|)]{2}$"
+)
+"""A city and a British postcode OCR misread past :func:`uk_postcode` ("Katherineton KTO
+OYR": both digits read as O; "West Eleanorhaven WR6 82]": "8ZJ" read as "82]")."""
+
+
+def _misread_postcode_line(pieces: Sequence[_Piece], score: float) -> Party | None:
+    """Name, street, city: a sender line whose British postcode OCR misread, so that no
+    postcode is found (:data:`_MISREAD_UK_TAIL`); the name stands first, the street after
+    it has a house number or a street word."""
+    if len(pieces) < 3:
+        return None
+    name, street, city = pieces[0], pieces[1], pieces[2]
+    if (
+        re.search(r"\d", name.text)
+        or not re.search(r"[^\W\d_]{3}", name.text)
+        or not _name_line(name)
+        or L.SALUTATION.match(name.text.strip())
+        or not (_STREET_PART.match(street.text.strip()) or L.STREET_WORD.search(street.text))
+        or not _MISREAD_UK_TAIL.search(city.text.strip())
+    ):
+        return None
+    return Party(
+        name=_candidate(name, _clean(name.text), score),
+        street=_candidate(street, _clean(street.text), score),
+        score=score,
+    )
 
 
 def address_window(
@@ -365,8 +403,10 @@ def address_window(
         first = row.segments[0]
         if first.bbox[0] > 0.45:
             continue
-        if any(abs(t.bbox[1] - y) < 1e-4 for t in first.tokens for y in sender_rows):
-            continue
+        if row.index in (sender.rows if sender else ()) or any(
+            abs(t.bbox[1] - y) < 1e-4 for t in first.tokens for y in sender_rows
+        ):
+            continue  # the sender line, each of the rows OCR set it as
         column.append(first)
     blocks: list[Party] = []
     taken = -1
