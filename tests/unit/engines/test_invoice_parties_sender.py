@@ -213,3 +213,18 @@ def test_sender_line_whose_british_postcode_ocr_misread(line: str, name: str) ->
 def test_separated_line_without_street_and_postcode_is_no_sender() -> None:
     layout = _lines([(0.143, [(0.12, "Invoice - Page 1 of 2 - Thank you CB OAK")])])
     assert sender_line([layout]) is None
+
+
+def test_labelled_seller_block_whose_british_postcode_ocr_misread() -> None:
+    layout = _lines(
+        [
+            (0.059, [(0.13, "Invoice to"), (0.51, "From")]),
+            (0.071, [(0.13, "Walker, Roberts and Burton"), (0.51, "Holmes Group")]),
+            (0.089, [(0.13, "150 Fisher Drives"), (0.51, "143 Wayne Street")]),
+            (0.105, [(0.13, "Port Lesleymouth JE0 5XU"), (0.51, "Juliashire G2) 5D}")]),
+            (0.121, [(0.51, "VAT Reg. No. GB393492615")]),
+        ]
+    )
+    seller, buyer = parties([layout])
+    assert seller.name is not None and _name(seller.name.value) == "holmes group"
+    assert buyer.name is not None and _name(buyer.name.value) == "walker, roberts and burton"

@@ -246,7 +246,7 @@ def labelled_parties(layouts: Sequence[PageLayout]) -> tuple[Party | None, Party
             if text and len(fold(segment.text)) < 60:
                 pieces.append(_Piece(text, tuple(rest)))
             pieces.extend(_rows_below(layout, segment))
-            party = parse_block(pieces, 0.85)
+            party = parse_block(pieces, 0.85) or _misread_postcode_line(pieces, 0.75)
             if party is not None and pieces and rest and pieces[0].tokens == tuple(rest):
                 # "Seller: Muster GmbH" names the party on the label's own line.
                 party.name = _candidate(pieces[0], _clean(pieces[0].text), 0.85)
@@ -356,16 +356,17 @@ def sender_line(layouts: Sequence[PageLayout]) -> Party | None:
 
 
 _MISREAD_UK_TAIL = re.compile(
-    r"[^\W\d_]{3}.*\s[A-Z]{1,2}[\dO][A-Z\dO]?\s[\dOSZIl][A-Z\dOSZIl\]\[|)]{2}$"
+    r"[^\W\d_]{3}.*\s[A-Z]{1,2}[\dO][A-Z\dO)\]}]?\s[\dOSZIl][A-Z\dOSZIl\]\[|(){}]{2}$"
 )
 """A city and a British postcode OCR misread past :func:`uk_postcode` ("Katherineton KTO
-OYR": both digits read as O; "West Eleanorhaven WR6 82]": "8ZJ" read as "82]")."""
+OYR": both digits read as O; "West Eleanorhaven WR6 82]": "8ZJ" read as "82]"; "Juliashire
+G2) 5D}": a J read as a bracket)."""
 
 
 def _misread_postcode_line(pieces: Sequence[_Piece], score: float) -> Party | None:
-    """Name, street, city: a sender line whose British postcode OCR misread, so that no
-    postcode is found (:data:`_MISREAD_UK_TAIL`); the name stands first, the street after
-    it has a house number or a street word."""
+    """Name, street, city: a sender line (or a labelled block) whose British postcode OCR
+    misread, so that no postcode is found (:data:`_MISREAD_UK_TAIL`); the name stands
+    first, the street after it has a house number or a street word."""
     if len(pieces) < 3:
         return None
     name, street, city = pieces[0], pieces[1], pieces[2]
