@@ -289,7 +289,8 @@ def pages_version() -> str:
 
     digest = hashlib.sha256(",".join(INVOICE_LANGUAGES).encode())
     digest.update(("|" + ",".join(INVOICE_DETECTED)).encode())
-    for path in sorted((src / "page").glob("*.py")):
+    # RapidOCR's learned word spaces (a photographed page is read by RapidOCR) as well.
+    for path in [*sorted((src / "page").glob("*.py")), src / "data" / "rapid_spaces.json"]:
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
     try:

@@ -8,7 +8,11 @@ is a row of :data:`rapid.SPACE_FEATURES`, labelled by the annotated lines: the l
 characters are aligned (edit operations, case-folded, spaces removed) with the annotated
 lines its box overlaps, and a pair whose two characters map to two neighbouring annotated
 characters is labelled 1 when the annotation has a space between them (other pairs are not
-used). The model is scikit-learn's gradient boosting (depth 3, 100 trees; fixed beforehand,
+used). Beside the line's geometry the scorer reads a lexicon (:func:`rapid.word_features`):
+every word of two letters or more printed in at least two annotated lines of the fitted
+receipts or in at least two of the project's generated receipts (German and English, seeds
+``LEXICON_SEEDS``), shipped in the model file as ``lexicon``. The model is scikit-learn's
+gradient boosting (depth 3, 100 trees; fixed beforehand,
 not chosen on the figures below), exported node by node (:class:`engines.learned.TreeScorer`):
 deterministic, so the written file is the same bytes on every run.
 
@@ -35,6 +39,48 @@ from benchmarks.ocr_receipts import RESULTS, pool, rapid_cache, run_rapid, text_
 
 os.environ.setdefault("OMP_THREAD_LIMIT", "1")
 DATA = Path(__file__).resolve().parent.parent / "src" / "prefect_docai" / "engines" / "data"
+
+
+LEXICON_SEEDS = range(60)
+"""Generated receipts (per language) whose printed words join the lexicon."""
+
+
+def generated_words() -> dict[str, int]:
+    """Words (two letters or more, upper case) of the project's generated receipts, German
+    and English, seeds :data:`LEXICON_SEEDS`: in how many receipts each is printed."""
+    import re
+    from collections import Counter
+
+    import pypdfium2 as pdfium
+
+    from prefect_docai.samples import generate
+
+    counts: Counter[str] = Counter()
+    for lang in ("de", "en"):
+        for seed in LEXICON_SEEDS:
+            document = generate("receipt", seed=seed, lang=lang)
+            pdf = pdfium.PdfDocument(document.pdf)
+            words: set[str] = set()
+            for page in pdf:
+                text = page.get_textpage().get_text_range()
+                words |= set(re.findall(r"[^\W\d_]{2,}", text.upper()))
+            counts.update(words)
+    return dict(counts)
+
+
+def lexicon(samples: list[dict[str, Any]], generated: dict[str, int]) -> frozenset[str]:
+    """The scorer's lexicon: words printed in at least two annotated lines of ``samples``
+    or in at least two generated receipts (``generated``, :func:`generated_words`)."""
+    import re
+    from collections import Counter
+
+    counts: Counter[str] = Counter()
+    for sample in samples:
+        for line in sample["lines"]:
+            counts.update(re.findall(r"[^\W\d_]{2,}", line["text"].upper()))
+    return frozenset(
+        [w for w, n in counts.items() if n >= 2] + [w for w, n in generated.items() if n >= 2]
+    )
 
 
 def _result(lines: list[dict[str, Any]]) -> list[list[Any]]:
@@ -93,7 +139,10 @@ def _labels(chars: list[str], kept: list[int], truth_text: str) -> list[int | No
 
 
 def page_rows(
-    result: list[list[Any]], gray: Any, truth: list[dict[str, Any]]
+    result: list[list[Any]],
+    gray: Any,
+    truth: list[dict[str, Any]],
+    words: frozenset[str] = frozenset(),
 ) -> tuple[list[list[float]], list[int]]:
     """Feature rows and labels of one page's pairs (see the module docstring)."""
     import statistics
@@ -109,7 +158,7 @@ def page_rows(
         if not chars or len(chars) != len(boxes):
             continue
         box = rapid._quad_box(line[0])
-        kept, forced, features = rapid.pair_features(gray, box, chars, boxes, page_height)
+        kept, forced, features = rapid.pair_features(gray, box, chars, boxes, page_height, words)
         for row, force, label in zip(
             features, forced, _labels(chars, kept, _truth_text(box, truth)), strict=True
         ):
@@ -126,18 +175,20 @@ def fit(rows: np.ndarray, labels: np.ndarray) -> Any:
     return fit_trees(rows, labels, SPACE_FEATURES, 3)
 
 
-def score(samples: list[dict[str, Any]], model: Any) -> Score:
+def score(samples: list[dict[str, Any]], model: Any, known: frozenset[str] = frozenset()) -> Score:
     from prefect_docai.engines.page.rapid import split_lines
 
     total = Score()
     for sample in samples:
-        words = split_lines(sample["result"], sample["gray"], model=model)
+        words = split_lines(sample["result"], sample["gray"], model=model, lexicon=known)
         text = text_of([(w.text, w.box, w.confidence, w.line) for w in words])
         total.add(sample["id"], text, sample["reference"], 0.0, casefold=True)
     return total
 
 
-def held_out_fields(samples: list[dict[str, Any]], model: Any, version: str) -> dict[str, Any]:
+def held_out_fields(
+    samples: list[dict[str, Any]], model: Any, version: str, known: frozenset[str] = frozenset()
+) -> dict[str, Any]:
     """Receipt fields (the rules, strict) from RapidOCR's words split by ``model`` (fitted
     on the other fold) next to the receipt tool's Tesseract reading, on ``samples``."""
     from benchmarks.ocr_receipts import fields, tesseract_words
@@ -148,7 +199,7 @@ def held_out_fields(samples: list[dict[str, Any]], model: Any, version: str) -> 
     for sample in samples:
         gray = sample["gray"]
         size = (gray.shape[1], gray.shape[0])
-        words = split_lines(sample["result"], gray, model=model)
+        words = split_lines(sample["result"], gray, model=model, lexicon=known)
         readings[sample["id"]] = {
             "rapid": ([(w.text, w.box, w.confidence, w.line) for w in words], size),
             "tesseract": (tesseract_words(sample["image"].read_bytes(), size, version), size),
@@ -180,28 +231,40 @@ def main(argv: list[str] | None = None) -> int:
     samples = []
     for row in rows_:
         lines = json.loads(rapid_cache(row["image"].read_bytes()).read_text())["lines"]
-        sample = {**row, "result": _result(lines), "gray": _gray(row["image"])}
-        features, labels = page_rows(sample["result"], sample["gray"], row["lines"])
-        sample["x"], sample["y"] = features, labels
-        samples.append(sample)
-    report: dict[str, Any] = {"pairs": sum(len(s["y"]) for s in samples), "held_out": {}}
+        samples.append({**row, "result": _result(lines), "gray": _gray(row["image"])})
+    generated = generated_words()
+
+    def stacked(fitted: list[dict[str, Any]], known: frozenset[str]) -> tuple[Any, Any]:
+        xs: list[list[float]] = []
+        ys: list[int] = []
+        for sample in fitted:
+            features, labels = page_rows(sample["result"], sample["gray"], sample["lines"], known)
+            xs.extend(features)
+            ys.extend(labels)
+        return np.array(xs, dtype=np.float64), np.array(ys, dtype=np.int64)
+
+    report: dict[str, Any] = {"held_out": {}}
     for fit_fold, test_fold in ((0, 1), (1, 0)):
         train = [s for s in samples if s["fold"] == fit_fold]
         test = [s for s in samples if s["fold"] == test_fold]
-        x = np.array([r for s in train for r in s["x"]], dtype=np.float64)
-        y = np.array([v for s in train for v in s["y"]], dtype=np.int64)
+        # The lexicon of a fold: the fitted fold's annotated lines, never the scored one's.
+        known = lexicon(train, generated)
+        x, y = stacked(train, known)
         model = fit(x, y)
         entry = {
             "fitted_pairs": len(y),
-            "model": _figures(score(test, model)),
+            "lexicon_words": len(known),
+            "model": _figures(score(test, model, known)),
+            "model_without_lexicon": _figures(score(test, fit(*stacked(train, frozenset())))),
             "blank_run_rule": _figures(score(test, None)),
         }
         if args.fields_tesseract_version:
-            entry["fields"] = held_out_fields(test, model, args.fields_tesseract_version)
+            entry["fields"] = held_out_fields(test, model, args.fields_tesseract_version, known)
         report["held_out"][f"fold{test_fold} (fitted on fold{fit_fold})"] = entry
         print(f"fold{test_fold}: {entry}", flush=True)
-    x = np.array([r for s in samples for r in s["x"]], dtype=np.float64)
-    y = np.array([v for s in samples for v in s["y"]], dtype=np.int64)
+    known = lexicon(samples, generated)
+    x, y = stacked(samples, known)
+    report["pairs"] = len(y)
     final = fit(x, y)
     corpus = corpus_dir()
     visible = []
@@ -220,17 +283,19 @@ def main(argv: list[str] | None = None) -> int:
             {"id": sample.id, "result": _result(lines), "gray": gray, "reference": sample.reference}
         )
     report["visible"] = {
-        "model": _figures(score(visible, final)),
+        "model": _figures(score(visible, final, known)),
         "blank_run_rule": _figures(score(visible, None)),
     }
-    report["in_sample_pool"] = _figures(score(samples, final))
+    report["in_sample_pool"] = _figures(score(samples, final, known))
     print(f"visible: {report['visible']}  in-sample pool: {report['in_sample_pool']}")
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / "ocr_spaces.json").write_text(json.dumps(report, indent=2) + "\n")
     if args.write:
         from prefect_docai.engines.page.rapid import SPACE_MODEL
 
-        (DATA / SPACE_MODEL).write_text(final.to_json())
+        blob = json.loads(final.to_json())
+        blob["lexicon"] = sorted(known)
+        (DATA / SPACE_MODEL).write_text(json.dumps(blob, separators=(",", ":")) + "\n")
         print(f"wrote {DATA / SPACE_MODEL}")
     return 0
 

@@ -27,3 +27,16 @@ def test_truth_text_takes_the_overlapping_lines_left_to_right() -> None:
         {"bbox": [0, 40, 50, 60], "text": "CASH"},
     ]
     assert _truth_text((0, 8, 110, 32), truth) == "TOTAL 12.50"
+
+
+def test_the_lexicon_keeps_words_printed_twice_in_fitted_lines_or_generated_receipts() -> None:
+    from training.ocr_spaces import lexicon
+
+    samples = [
+        {"lines": [{"text": "TAX INVOICE"}, {"text": "Total 12.50"}]},
+        {"lines": [{"text": "tax invoice no: 7"}, {"text": "CASH"}]},
+    ]
+    words = lexicon(samples, {"SUMME": 3, "BAR": 1})
+    assert {"TAX", "INVOICE", "SUMME"} <= words
+    # printed once: a shop's own word is no lexicon word; digits and one letter never are
+    assert not {"TOTAL", "CASH", "BAR", "NO", "7"} & words

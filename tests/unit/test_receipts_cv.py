@@ -97,12 +97,17 @@ def test_ocr_version_changes_with_the_page_loader(
     engines = tmp_path / "src" / "prefect_docai" / "engines"
     (engines / "page").mkdir(parents=True)
     (engines / "receipt").mkdir()
-    for name in ("page/ocr.py", "receipt/image.py", "receipt/engine.py"):
+    (engines / "data").mkdir()
+    for name in ("page/ocr.py", "receipt/image.py", "receipt/engine.py", "data/rapid_spaces.json"):
         (engines / name).write_text("x = 1\n")
     monkeypatch.setattr(cv, "ROOT", tmp_path)
     before = cv.ocr_version()
     (engines / "page" / "ocr.py").write_text("x = 2\n")
     assert cv.ocr_version() != before
+    # a retrained space scorer splits RapidOCR's lines into other words
+    again = cv.ocr_version()
+    (engines / "data" / "rapid_spaces.json").write_text("{}\n")
+    assert cv.ocr_version() != again
 
 
 def test_the_oracle_finds_the_best_run_of_words_and_classes_our_miss() -> None:

@@ -217,3 +217,43 @@ def test_words_of_a_shrunk_page_come_back_in_its_own_pixels() -> None:
     assert max(w.box[3] for w in words) > 0.6 * height
     total = str(truth["total"]).replace(".", "")
     assert total in _fold("".join(w.text for w in words)).replace(".", "").replace(",", "")
+
+
+def test_the_lexicon_says_where_a_glued_line_splits_into_words() -> None:
+    chars = list("TAXINVOICE")
+    kept = list(range(len(chars)))
+    rows = rapid.word_features(chars, kept, [False] * 9, frozenset({"TAX", "INVOICE"}))
+    ends, starts, whole, across = zip(*rows, strict=True)
+    assert ends[2] == 3 and starts[2] == 7  # "TAX" ends and "INVOICE" starts between X and I
+    assert max(ends[:2] + ends[3:]) == 0 and max(starts[:2] + starts[3:]) == 0
+    assert set(whole) == {0.0}
+    assert across[2] == 0 and across[5] == 7  # inside "INVOICE" a word reaches across
+    joined = rapid.word_features(
+        list("SUBTOTAL"), list(range(8)), [False] * 7, frozenset({"SUBTOTAL"})
+    )
+    assert all(row[2] == 1.0 for row in joined)
+
+
+def test_the_recognizer_s_own_space_and_a_digit_bound_the_run_looked_up() -> None:
+    chars = list("TAX1INVOICE")
+    kept = list(range(len(chars)))
+    rows = rapid.word_features(chars, kept, [False] * 10, frozenset({"TAXINVOICE", "INVOICE"}))
+    assert rows[2] == [0.0, 0.0, 0.0, 0.0]  # "TAX" before the digit is no word
+    assert rows[3] == [0.0, 7.0, 0.0, 0.0]  # after it "INVOICE" starts
+    assert rows[4][2] == 1.0  # the digit ends the run: "INVOICE" after it is a whole word
+    spaced = rapid.word_features(
+        list("TAXINVOICE"),
+        list(range(10)),
+        [False, False, True] + [False] * 6,
+        frozenset({"TAXINVOICE"}),
+    )
+    # the recognizer's space cuts the run (its own pair is split whatever the scorer says)
+    assert all(row[2] == 0.0 for k, row in enumerate(spaced) if k != 2)
+    assert rapid.word_features(chars, kept, [False] * 10, frozenset()) == [[0.0] * 4] * 10
+
+
+def test_the_packaged_space_scorer_reads_its_own_lexicon() -> None:
+    words = rapid.space_lexicon()
+    assert {"TOTAL", "INVOICE", "CASH", "SUMME"} <= words
+    scorer = rapid._space_model()
+    assert scorer is not None and scorer.features == rapid.SPACE_FEATURES

@@ -38,6 +38,7 @@ import ctypes
 import ctypes.util
 import importlib.util
 import itertools
+import json
 import math
 import statistics
 import threading
@@ -240,9 +241,15 @@ SPACE_FEATURES: tuple[str, ...] = (
     ),
     "lower_upper",
     "letter_digit",
+    "word_left",
+    "word_right",
+    "word_whole",
+    "word_across",
 )
 """What decides whether two neighbouring characters of a RapidOCR line belong to two words
 (:func:`pair_features`)."""
+WORD_REACH = 12
+"""Longest word piece (letters) :func:`word_features` looks up in the lexicon."""
 SPACE_MODEL = "rapid_spaces.json"
 """The learned space scorer in ``engines/data/`` (``training/ocr_spaces.py``)."""
 SPACE_THRESHOLD = 0.5
@@ -310,13 +317,15 @@ def pair_features(
     chars: Sequence[str],
     boxes: Sequence[Sequence[Sequence[float]]],
     page_line_height: float,
+    lexicon: frozenset[str] = frozenset(),
 ) -> tuple[list[int], list[bool], list[list[float]]]:
     """The line's kept characters (indexes: no spaces, no CJK), and for each two
     neighbouring kept characters whether the recognizer put a space (or CJK) between them
     and the :data:`SPACE_FEATURES`: the widest blank column run between their centres in
     line heights and relative to the line's median such run, their centre distance and box
     gap in median pitches, the line's height relative to the page's median, the two
-    characters' kinds, a lower-to-upper and a letter/digit change."""
+    characters' kinds, a lower-to-upper and a letter/digit change, and what the
+    ``lexicon`` says (:func:`word_features`)."""
     kept = [i for i, c in enumerate(chars) if c.strip() and not _cjk(c)]
     forced: list[bool] = []
     rows: list[list[float]] = []
@@ -337,8 +346,9 @@ def pair_features(
     typical = statistics.median(runs) + 1.0
     typical_band = statistics.median(bands) + 1.0
     glyph = _glyph_width(middle, len(kept))
+    forced = [b - a > 1 for a, b in pairs]
+    words = word_features(chars, kept, forced, lexicon)
     for k, ((a, b), run, step) in enumerate(zip(pairs, runs, steps, strict=True)):
-        forced.append(b - a > 1)
         left, right = _kind(chars[a]), _kind(chars[b])
         before = runs[k - 1] if k else 0.0
         after = runs[k + 1] if k + 1 < len(runs) else 0.0
@@ -361,6 +371,7 @@ def pair_features(
                     (left in ("upper", "lower")) != (right in ("upper", "lower"))
                     and "digit" in (left, right)
                 ),
+                *words[k],
             ]
         )
     return kept, forced, rows
@@ -372,6 +383,62 @@ def _space_model() -> Any:
     return packaged(SPACE_MODEL, SPACE_FEATURES)
 
 
+_lexicons: dict[str, frozenset[str]] = {}
+
+
+def space_lexicon() -> frozenset[str]:
+    """The words the packaged space scorer was trained with (``lexicon`` in
+    :data:`SPACE_MODEL`; empty without one)."""
+    if "packaged" not in _lexicons:
+        from pathlib import Path
+
+        path = Path(__file__).resolve().parent.parent / "data" / SPACE_MODEL
+        blob = json.loads(path.read_text()) if path.is_file() else {}
+        _lexicons["packaged"] = frozenset(str(w) for w in blob.get("lexicon", ()))
+    return _lexicons["packaged"]
+
+
+def word_features(
+    chars: Sequence[str], kept: Sequence[int], forced: Sequence[bool], lexicon: frozenset[str]
+) -> list[list[float]]:
+    """Per neighbouring kept pair, what the ``lexicon`` (upper-case words) says about a
+    space there, inside the runs of letters on either side of the pair (bounded by other
+    characters and by the recognizer's own spaces): the longest lexicon word ending at the
+    left character and starting at the right one (letters, 0 for none: after a comma only
+    the right one is looked up), whether the whole run is a lexicon word, and the longest
+    lexicon word reaching across the pair. "TAXINVOICE" splits where "TAX" ends and
+    "INVOICE" starts; "SUBTOTAL" is one word; "7,JALAN" has a word after the comma."""
+    letters = [chars[i].upper() if chars[i].isalpha() else "" for i in kept]
+    rows: list[list[float]] = []
+    for k in range(len(kept) - 1):
+        if not lexicon or not (letters[k] or letters[k + 1]):
+            rows.append([0.0, 0.0, 0.0, 0.0])
+            continue
+        # The letters run on each side of the pair (a comma or digit beside it ends it).
+        start = k + 1
+        while start > 0 and letters[start - 1] and (start - 1 == k or not forced[start - 1]):
+            start -= 1
+        stop = k
+        while stop + 1 < len(kept) and letters[stop + 1] and (stop == k or not forced[stop]):
+            stop += 1
+        left = "".join(letters[max(start, k + 1 - WORD_REACH) : k + 1])
+        right = "".join(letters[k + 1 : min(stop, k + WORD_REACH) + 1])
+        ends = max((n for n in range(2, len(left) + 1) if left[-n:] in lexicon), default=0)
+        starts = max((n for n in range(2, len(right) + 1) if right[:n] in lexicon), default=0)
+        across = max(
+            (
+                a + b
+                for a in range(1, len(left) + 1)
+                for b in range(1, len(right) + 1)
+                if a + b >= 3 and left[-a:] + right[:b] in lexicon
+            ),
+            default=0,
+        )
+        whole = bool(left and right) and "".join(letters[start : stop + 1]) in lexicon
+        rows.append([float(ends), float(starts), float(whole), float(across)])
+    return rows
+
+
 def split_lines(
     result: Sequence[Sequence[Any]],
     gray: Gray | None,
@@ -379,14 +446,19 @@ def split_lines(
     pitch_ratio: float = SPLIT_PITCH,
     *,
     model: Any = "packaged",
+    lexicon: frozenset[str] | None = None,
 ) -> list[OcrWord]:
     """RapidOCR's lines (``return_word_box=True``: quadrilateral, text, confidence,
     character boxes, characters, character confidences) as words (see the module
     docstring). Two characters are split by the recognizer's space, else by the learned
     scorer (``model``: the packaged one by default; ``None``: the blank-run rule of ``gap``
-    and ``pitch_ratio``). A line without character boxes is split at its spaces, each word
-    given a share of the line's box proportional to its length."""
+    and ``pitch_ratio``), which reads the ``lexicon`` too (:func:`word_features`; by default
+    the packaged scorer's, none for another scorer). A line without character boxes is
+    split at its spaces, each word given a share of the line's box proportional to its
+    length."""
     scorer = _space_model() if model == "packaged" else model
+    if lexicon is None:
+        lexicon = space_lexicon() if model == "packaged" else frozenset()
     heights = [_quad_box(line[0])[3] - _quad_box(line[0])[1] for line in result]
     page_line_height = statistics.median(heights) if heights else 1.0
     words: list[OcrWord] = []
@@ -402,7 +474,9 @@ def split_lines(
             words.extend(_proportional(text, line_box, confidence, line_id, vertical))
             continue
         if scorer is not None:
-            kept, forced, rows = pair_features(gray, line_box, chars, boxes, page_line_height)
+            kept, forced, rows = pair_features(
+                gray, line_box, chars, boxes, page_line_height, lexicon
+            )
             cut = [
                 f or scorer.probability(row) >= SPACE_THRESHOLD
                 for f, row in zip(forced, rows, strict=True)
