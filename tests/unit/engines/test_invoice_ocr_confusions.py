@@ -8,26 +8,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pytest
+from tests.unit.engines.invoice_layouts import Line, layout
 
 from prefect_docai.engines.extract.address import postcode_city, uk_postcode
-from prefect_docai.engines.extract.rows import PageLayout, build_layout
+from prefect_docai.engines.extract.rows import PageLayout
 from prefect_docai.engines.invoice.fields import invoice_number
 from prefect_docai.engines.invoice.labels import INVOICE_NUMBER
 from prefect_docai.engines.invoice.parties import footer_name, parties
-from prefect_docai.engines.page.model import Word
-
-Line = tuple[float, Sequence[tuple[float, str]]]
 
 
 def _layout(lines: Sequence[Line]) -> PageLayout:
-    tokens = []
-    for y, segments in lines:
-        for x, text in segments:
-            for word in text.split():
-                width = 0.0075 * len(word)
-                tokens.append(Word(word, (x, y, x + width, y + 0.011), 0.9, font_size=9.0))
-                x += width + 0.004
-    return build_layout(1, tokens, 0.7071, "ocr")
+    return layout(lines, source="ocr", confidence=0.9)
 
 
 @pytest.mark.parametrize(

@@ -4,27 +4,12 @@ company name, a footer imprint with a British address, bare number labels and ti
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from tests.unit.engines.invoice_layouts import Line
+from tests.unit.engines.invoice_layouts import layout as _layout
 
-from prefect_docai.engines.extract.rows import PageLayout, build_layout
 from prefect_docai.engines.invoice.fields import invoice_number
 from prefect_docai.engines.invoice.labels import GENERIC_NUMBER, INVOICE_TITLE
 from prefect_docai.engines.invoice.parties import footer_name, legal_names, parties
-from prefect_docai.engines.page.model import Word
-
-Line = tuple[float, Sequence[tuple[float, str]]]
-"""(y, [(x of a segment, its text), ...])."""
-
-
-def _layout(lines: Sequence[Line]) -> PageLayout:
-    tokens = []
-    for y, segments in lines:
-        for x, text in segments:
-            for word in text.split():
-                width = 0.0075 * len(word)
-                tokens.append(Word(word, (x, y, x + width, y + 0.011), 1.0, font_size=9.0))
-                x += width + 0.004
-    return build_layout(1, tokens, 0.7071, "text-layer")
 
 
 def _name(value: object) -> str:
