@@ -70,7 +70,8 @@ def generated_words() -> dict[str, int]:
 
 def lexicon(samples: list[dict[str, Any]], generated: dict[str, int]) -> frozenset[str]:
     """The scorer's lexicon: words printed in at least two annotated lines of ``samples``
-    or in at least two generated receipts (``generated``, :func:`generated_words`)."""
+    or in at least two generated receipts (``generated``, :func:`generated_words`), but no
+    run of one repeated letter (the mask of a card number)."""
     import re
     from collections import Counter
 
@@ -78,8 +79,9 @@ def lexicon(samples: list[dict[str, Any]], generated: dict[str, int]) -> frozens
     for sample in samples:
         for line in sample["lines"]:
             counts.update(re.findall(r"[^\W\d_]{2,}", line["text"].upper()))
+    # One letter repeated ("XXXXXXXX") masks a card or account number: no word.
     return frozenset(
-        [w for w, n in counts.items() if n >= 2] + [w for w, n in generated.items() if n >= 2]
+        w for source in (counts, generated) for w, n in source.items() if n >= 2 and len(set(w)) > 1
     )
 
 

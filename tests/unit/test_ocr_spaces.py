@@ -33,10 +33,11 @@ def test_the_lexicon_keeps_words_printed_twice_in_fitted_lines_or_generated_rece
     from training.ocr_spaces import lexicon
 
     samples = [
-        {"lines": [{"text": "TAX INVOICE"}, {"text": "Total 12.50"}]},
-        {"lines": [{"text": "tax invoice no: 7"}, {"text": "CASH"}]},
+        {"lines": [{"text": "TAX INVOICE"}, {"text": "Total 12.50"}, {"text": "XXXXXXXX1234"}]},
+        {"lines": [{"text": "tax invoice no: 7"}, {"text": "CASH"}, {"text": "card XXXXXXXX9876"}]},
     ]
     words = lexicon(samples, {"SUMME": 3, "BAR": 1})
     assert {"TAX", "INVOICE", "SUMME"} <= words
     # printed once: a shop's own word is no lexicon word; digits and one letter never are
     assert not {"TOTAL", "CASH", "BAR", "NO", "7"} & words
+    assert "XXXXXXXX" not in words  # a card number's mask is no word
