@@ -11,7 +11,7 @@ EXTRAS := server,s3,gcs,dask,ray,samples,dev
 export OMP_THREAD_LIMIT := 1
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: setup apt venv demo test test-fast lint docs bench train train-check lock clean
+.PHONY: setup apt venv demo test test-fast lint docs bench train train-check rapid-models lock clean
 
 setup: apt venv
 
@@ -65,6 +65,13 @@ train: setup
 	OMP_THREAD_LIMIT=1 DOCAI_CORPUS=$(CORPUS) $(BIN)/python -m training.invoices --no-eval --write invoice_date
 	OMP_THREAD_LIMIT=1 DOCAI_CORPUS=$(CORPUS) $(BIN)/python -m training.calibration --write --no-eval
 	OMP_THREAD_LIMIT=1 DOCAI_CORPUS=$(CORPUS) $(BIN)/python -m training.calibration --tool receipt --write --no-eval
+
+# RapidOCR's detector and recognizer rewritten to run faster (engines/data/rapid_*.onnx,
+# derived from the wheel's models, nothing trained; deterministic). `--check` instead of
+# `--write` exits 1 when a shipped file differs from its rebuild. Needs onnx (build time).
+rapid-models: setup
+	$(BIN)/python -m pip install -q --disable-pip-version-check -c requirements/lock.txt -r requirements/build.txt
+	$(BIN)/python -m training.rapid_models --write
 
 # Retrain the classifier and the splitter into a temporary folder and compare their sha256
 # with the shipped files (about 6 minutes; exit 1 when either differs). Not part of make test.
