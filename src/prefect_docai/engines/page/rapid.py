@@ -2,8 +2,8 @@
 and receipts, beside Tesseract (:mod:`prefect_docai.engines.page.ocr`).
 
 ``rapidocr_onnxruntime`` ships its three models (16 MB) inside the wheel; nothing is
-downloaded. Its detector and recognizer run as rewritten here (:data:`DERIVED_MODELS`,
-``engines/data/rapid_*.onnx``, 15 MB, built from the wheel's files by
+downloaded. Its detector, recognizer and line-direction classifier run as rewritten here (:data:`DERIVED_MODELS`,
+``engines/data/rapid_*.onnx``, 16 MB, built from the wheel's files by
 ``training/rapid_models.py``): the same functions in a form onnxruntime fuses, which reads
 a 300-dpi German till receipt in 0.6 of the time (same words and boxes on the SROIE pool's
 240 images and the visible receipts). The ONNX sessions are made once per process, on first use, with one intra-op
@@ -92,12 +92,13 @@ def available() -> bool:
 DERIVED_MODELS = {
     "det": ("rapid_det.onnx", "ch_PP-OCRv4_det_infer.onnx"),
     "rec": ("rapid_rec.onnx", "ch_PP-OCRv4_rec_infer.onnx"),
+    "cls": ("rapid_cls.onnx", "ch_ppocr_mobile_v2.0_cls_infer.onnx"),
 }
-"""The wheel's detector and recognizer rewritten to run faster (``engines/data/``, built by
+"""The wheel's detector, recognizer and line-direction classifier rewritten to run faster (``engines/data/``, built by
 ``training/rapid_models.py``: the same functions, the affine blocks folded into the
 convolutions and the hard-swish in a form onnxruntime fuses; on one thread the recognizer
-takes 0.45 and the detector 0.68 of the wheel's models' time), and the wheel's model each
-is derived from."""
+takes 0.45, the detector 0.68 and the classifier 0.65 of the wheel's models' time), and
+the wheel's model each is derived from."""
 SOURCE_KEY = "docai_source_sha256"
 """Metadata key of a derived model: the sha256 of the wheel's model it was built from."""
 MODELS_ENV = "DOCAI_RAPID_MODELS"
@@ -105,9 +106,9 @@ MODELS_ENV = "DOCAI_RAPID_MODELS"
 
 
 def derived_models() -> dict[str, str]:
-    """``det_model_path`` / ``rec_model_path`` for RapidOCR: the derived models whose source
-    is the installed wheel's model (by sha256), none for another wheel version or with
-    :data:`MODELS_ENV` set to ``wheel``."""
+    """``det_model_path`` / ``rec_model_path`` / ``cls_model_path`` for RapidOCR: the
+    derived models whose source is the installed wheel's model (by sha256), none for
+    another wheel version or with :data:`MODELS_ENV` set to ``wheel``."""
     import hashlib
     import os
     from pathlib import Path
