@@ -12,11 +12,13 @@ from prefect_docai.engines.tables.extent import (
     ROW_FEATURE_NAMES,
     keep_rows,
     load_row_model,
+    on_grid,
     row_features,
     slice_rows,
     trim_rows,
 )
-from prefect_docai.engines.tables.geometry import Box, PageInput, PointWord
+from prefect_docai.engines.tables.geometry import Box, PageInput, PointWord, union_all
+from prefect_docai.engines.tables.grid import Cell, GridTable, join_words
 from prefect_docai.samples.tables import table_page
 
 SENTENCE = "Figures are in thousands of units and were restated after the merger last year."
@@ -96,3 +98,45 @@ def test_shipped_row_model_peels_traps_on_unseen_pages() -> None:
                         acc[i] += counts[i]
     assert changed >= 3
     assert f1(*after)[2] >= f1(*before)[2] + 0.01
+
+
+def _page_with_caption() -> PageInput:
+    """A caption sentence, then a header row ("Region | Q1 | Q2 | Q3") over three numeric
+    columns and five data rows."""
+    words = []
+    x = 60.0
+    for token in ["Sales", "by", "region", "were", "restated", "in", "the", "third", "quarter"]:
+        words.append(_word(token, x, 86))
+        x += 5 * len(token) + 4
+    for r, label in enumerate(["Region", "North", "South", "East", "West", "Total"]):
+        y = 100 + 14 * r
+        words.append(_word(label, 60, y))
+        for c in range(3):
+            words.append(_word(f"Q{c + 1}" if r == 0 else f"{r * 13 + c}.{c}", 200 + 90 * c, y))
+    return PageInput(1, 595, 842, words)
+
+
+def test_rows_on_the_column_grid_are_a_row_feature() -> None:
+    page = _page_with_caption()
+    (table,) = find_tables(page)
+    assert " ".join(c.text for c in table.cells if c.row == 0) == "Region Q1 Q2 Q3"
+    assert on_grid(table, page)[0]
+    # the caption cut into the table's columns is no row of its grid; the header below is
+    lines: dict[float, list[PointWord]] = {}
+    for w in page.words:
+        lines.setdefault(w.box.y0, []).append(w)
+    cells = []
+    for r, y in enumerate(sorted(lines)):
+        by_col: dict[int, list[PointWord]] = {}
+        for w in lines[y]:
+            by_col.setdefault(sum(w.box.x0 >= edge for edge in (190, 280, 370)), []).append(w)
+        for k, ws in by_col.items():
+            cells.append(Cell(r, k, 1, 1, union_all([w.box for w in ws]), join_words(ws), ws))
+    cut = GridTable(1, union_all([c.box for c in cells]), cells, len(lines), 4, "stream")
+    assert len([c for c in cut.cells if c.row == 0]) >= 2
+    assert on_grid(cut, page)[:2] == [False, True]
+    feats = row_features(cut, page)
+    grid = ROW_FEATURE_NAMES.index("on_grid")
+    above = ROW_FEATURE_NAMES.index("grid_at_or_above")
+    assert [x[grid] for x in feats][:2] == [0.0, 1.0]
+    assert [x[above] for x in feats] == [0.0] + [1.0] * 6

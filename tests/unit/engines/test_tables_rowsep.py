@@ -17,6 +17,7 @@ from prefect_docai.engines.tables.rowsep import (
     load_rowsep_model,
     regroup,
     split_rows,
+    stacked_numbers,
 )
 from prefect_docai.samples.tables import table_page
 
@@ -25,13 +26,13 @@ def _word(text: str, x0: float, y0: float, width: float = 30.0) -> PointWord:
     return PointWord(Word(text, (0.0, 0.0, 0.0, 0.0), 1.0), Box(x0, y0, x0 + width, y0 + 10))
 
 
-def _table() -> tuple[GridTable, PageInput]:
+def _table(third: str = "Beta") -> tuple[GridTable, PageInput]:
     """Two columns; the finder put the wrapped label's second line ("continued") in a row
-    of its own, between two data rows."""
+    of its own, between two data rows (the second labelled ``third``)."""
     rows = [
         [_word("Alpha", 50, 100), _word("1.5", 200, 100)],
         [_word("continued", 50, 112)],
-        [_word("Beta", 50, 130), _word("2.5", 200, 130)],
+        [_word(third, 50, 130), _word("2.5", 200, 130)],
     ]
     cells = []
     for r, words in enumerate(rows):
@@ -128,13 +129,13 @@ def _always_join() -> RegionModel:
 
 
 def test_header_rows_and_rules_bound_the_model() -> None:
-    table, page = _table()
+    table, page = _table("beta")
     table.header_rows = 1  # "Alpha | 1.5" is the header: it stays a row of its own
     out = split_rows(table, page, _always_join())
     texts = {(c.row, c.col): c.text for c in out.cells if c.text}
-    assert texts == {(0, 0): "Alpha", (0, 1): "1.5", (1, 0): "continued Beta", (1, 1): "2.5"}
-    # a rule across the table between "continued" and "Beta": those rows stay apart
-    table, page = _table()
+    assert texts == {(0, 0): "Alpha", (0, 1): "1.5", (1, 0): "continued beta", (1, 1): "2.5"}
+    # a rule across the table between "continued" and "beta": those rows stay apart
+    table, page = _table("beta")
     table.header_rows = 1
     page.segments = [Ruling(50, 126, 230, 126)]
     assert split_rows(table, page, _always_join()) is table
@@ -165,3 +166,66 @@ def test_shipped_model_mends_rows_on_unseen_pages() -> None:
                         acc[i] += counts[i]
     assert changed >= 3
     assert f1(*after)[2] >= f1(*before)[2] + 0.01
+
+
+def _stacked_amounts() -> tuple[GridTable, PageInput]:
+    """Two columns; the finder parted "Alpha | 1.5", "| 2.5" (a second amount under the
+    first, in its own row) and "gamma | " (a text line with no amount)."""
+    rows = [
+        [(_word("Alpha", 50, 100), 0), (_word("1.5", 200, 100), 1)],
+        [(_word("2.5", 200, 112), 1)],
+        [(_word("gamma", 50, 124), 0)],
+    ]
+    cells = [
+        Cell(r, c, 1, 1, w.box, join_words([w]), [w])
+        for r, words in enumerate(rows)
+        for w, c in words
+    ]
+    cells += [Cell(1, 0, 1, 1, Box(50, 112, 80, 122)), Cell(2, 1, 1, 1, Box(200, 124, 230, 134))]
+    table = GridTable(1, Box(50, 100, 230, 134), cells, 3, 2, "stream")
+    page = PageInput(1, 595, 842, [w for r in rows for w, _ in r])
+    return table, page
+
+
+def test_no_model_joins_two_numbers_of_one_column() -> None:
+    table, page = _stacked_amounts()
+    lines, cells, _ = line_features(table, page)
+    assert stacked_numbers(lines, cells) == [True, False]
+    out = split_rows(table, page, _always_join())
+    texts = {(c.row, c.col): c.text for c in out.cells if c.text}
+    # "2.5" stays a row of its own; the text line without a number may join it
+    assert texts == {(0, 0): "Alpha", (0, 1): "1.5", (1, 0): "gamma", (1, 1): "2.5"}
+
+
+def test_no_model_joins_a_labelled_data_row_to_a_label_line_above() -> None:
+    table, page = _table()
+    out = split_rows(table, page, _always_join())
+    texts = {(c.row, c.col): c.text for c in out.cells if c.text}
+    # "continued" (lowercase) may join the row above; "Beta | 2.5" has a label of its own
+    assert texts == {(0, 0): "Alpha continued", (0, 1): "1.5", (1, 0): "Beta", (1, 1): "2.5"}
+
+
+def test_no_model_joins_a_data_row_to_a_label_cut_in_two_above() -> None:
+    """Five columns; the finder cut the section label "Highest degree" into two cells
+    (two of five columns, no number) above the data row "Beta | – | 5.5 | – | 6.5"."""
+    xs = (50.0, 120.0, 200.0, 260.0, 320.0)
+    rows = [
+        [("Alpha", 0), ("1.5", 2), ("2.5", 3), ("3.5", 4)],
+        [("Highest", 0), ("degree", 1)],
+        [("Beta", 0), ("–", 2), ("5.5", 3), ("–", 4)],
+    ]
+    cells = []
+    words = []
+    for r, line in enumerate(rows):
+        for text, c in line:
+            w = _word(text, xs[c], 100 + 18 * r)
+            words.append(w)
+            cells.append(Cell(r, c, 1, 1, w.box, join_words([w]), [w]))
+    table = GridTable(1, Box(50, 100, 350, 146), cells, 3, 5, "stream")
+    page = PageInput(1, 595, 842, words)
+    out = split_rows(table, page, _always_join())
+    texts = {(c.row, c.col): c.text for c in out.cells if c.text}
+    # "Highest degree" may join the row above; "Beta" starts a row of its own
+    assert texts[(0, 0)] == "Alpha Highest"
+    assert texts[(1, 0)] == "Beta"
+    assert texts[(1, 3)] == "5.5"

@@ -8,7 +8,10 @@ its cells line up with the columns of the other rows, how many columns it fills,
 likeness, vertical gap to its neighbours, glyph size, rulings between it and the rest) and
 ``trim_rows`` peels the rows at the candidate's top and bottom that a gradient-boosted tree
 ensemble (``engines/data/table_rows.json``, trained by ``training/tables.py``) takes for
-non-table lines. Rows inside the table are never dropped.
+non-table lines. Rows inside the table are never dropped. Whether a row sits on the column
+grid of the rows under it (``on_grid``: a header row over its columns, not a caption cut
+into cells) or of the rows above it (a data or total row, not a footnote), and whether such
+a row is at or above it (at or below it), are features the model weighs.
 """
 
 from __future__ import annotations
@@ -30,7 +33,6 @@ ROW_MODEL_FILE = "table_rows.json"
 ROW_FEATURE_NAMES: tuple[str, ...] = (
     "ocr",
     "ruled",
-    "log_rows",
     "log_cols",
     "from_top",
     "from_bottom",
@@ -58,7 +60,14 @@ ROW_FEATURE_NAMES: tuple[str, ...] = (
     "rule_above",
     "rule_below",
     "single_cell",
+    "on_grid",
+    "grid_at_or_above",
+    "on_grid_above",
+    "grid_at_or_below",
 )
+"""No feature counts the candidate's rows: with one, models trained without a source whose
+tables are longer than the others' took every row of such a table for text outside it (in
+the training pages, the few candidates over 30 rows were mostly merged trap pages)."""
 
 _MARKER = re.compile(r"^(?:[•·◦▪‣∙*\-–—]|\(?[0-9ivxIVX]{1,4}[.)]|\(?[a-zA-Z][.)])$")
 _NONE = -1.0
@@ -102,6 +111,8 @@ def row_features(table: GridTable, page: PageInput) -> list[list[float]]:
     numeric_by_row = [
         sum(is_numeric(c.text) for c in cells) / len(cells) if cells else 0.0 for cells in rows
     ]
+    grid = on_grid(table, page)
+    grid_up = on_grid(table, page, above=True)
     box = table.box
     horizontals = [s for s in page.segments if s.horizontal and abs(s.x1 - s.x0) >= 0.5 * box.width]
     out: list[list[float]] = []
@@ -148,7 +159,6 @@ def row_features(table: GridTable, page: PageInput) -> list[list[float]]:
             [
                 1.0 if page.ocr else 0.0,
                 1.0 if table.kind == "ruled" else 0.0,
-                math.log1p(n_rows),
                 math.log1p(n_cols),
                 float(min(r, 5)),
                 float(min(n_rows - 1 - r, 5)),
@@ -179,9 +189,77 @@ def row_features(table: GridTable, page: PageInput) -> list[list[float]]:
                 rule_above,
                 rule_below,
                 1.0 if len(cells) == 1 else 0.0,
+                1.0 if grid[r] else 0.0,
+                1.0 if any(grid[: r + 1]) else 0.0,
+                1.0 if grid_up[r] else 0.0,
+                1.0 if any(grid_up[r:]) else 0.0,
             ]
         )
     return out
+
+
+def on_grid(table: GridTable, page: PageInput, above: bool = False) -> list[bool]:
+    """Per row of ``table``: does it sit on the column grid of the rows below it (with
+    ``above``: of the rows above it)? True for a row of at least two single-column cells
+    that fill at least 60 % of the columns those rows hold text in (a column counts when
+    at least half of them fill it), each cell reaching into its own column's extent there
+    (within an em) and into no other column's extent, with at least half an em between
+    its cells: a header (or data) row over the columns, not a caption, a sentence or a
+    key-value line cut into cells."""
+    em = page.em() or 10.0
+    n_rows = max(1, table.n_rows)
+    rows: list[list[Cell]] = [[] for _ in range(n_rows)]
+    for c in table.cells:
+        if c.words and c.text.strip() and c.row < n_rows:
+            rows[c.row].append(c)
+    out: list[bool] = [False] * n_rows
+    extent: dict[int, tuple[float, float]] = {}
+    filled: dict[int, int] = {}
+    below = 0
+    order = range(n_rows) if above else range(n_rows - 1, -1, -1)
+    for r in order:  # the rows below (above) are summed as we go
+        cells = sorted(rows[r], key=lambda c: c.col)
+        if len(cells) >= 2 and all(c.col_span == 1 for c in cells) and below:
+            out[r] = _fits(cells, extent, filled, below, em)
+        if cells:
+            below += 1
+            for k in {c.col for c in cells}:
+                filled[k] = filled.get(k, 0) + 1
+            for c in cells:
+                if c.col_span == 1:
+                    lo, hi = _span(c.words)
+                    a, b = extent.get(c.col, (lo, hi))
+                    extent[c.col] = (min(a, lo), max(b, hi))
+    return out
+
+
+def _fits(
+    cells: list[Cell],
+    extent: dict[int, tuple[float, float]],
+    filled: dict[int, int],
+    below: int,
+    em: float,
+) -> bool:
+    """``on_grid`` for one row's ``cells`` (single-column, sorted by column) over the rows
+    below it: each column's word ``extent``, the rows that ``filled`` it, ``below`` rows."""
+    columns = {k for k, n in filled.items() if 2 * n >= below and k in extent}
+    spans = [_span(c.words) for c in cells]
+    if (
+        len(columns) < 2
+        or any(c.col not in columns for c in cells)
+        or len(cells) < 0.6 * len(columns)
+        or any(b[0] - a[1] < 0.5 * em for a, b in itertools.pairwise(spans))
+    ):
+        return False
+    for c, (lo, hi) in zip(cells, spans, strict=True):
+        own = extent[c.col]
+        if hi < own[0] - em or lo > own[1] + em:
+            return False
+        for k in columns - {c.col}:
+            a, b = extent[k]
+            if min(hi, b) - max(lo, a) > 0.1 * em:
+                return False
+    return True
 
 
 def keep_rows(probabilities: list[float], threshold: float) -> tuple[int, int]:

@@ -11,6 +11,7 @@ join the row they continue.
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from dataclasses import dataclass
 from statistics import median
@@ -412,10 +413,150 @@ def find_stream_tables(
 ) -> list[GridTable]:
     tables: list[GridTable] = []
     for block in _blocks(_make_lines(words), text_width):
-        table = _table(page, block, [r for r in rules if r.horizontal])
-        if table is not None:
-            tables.append(table)
+        for part in _refine(block, text_width):
+            table = _table(page, part, [r for r in rules if r.horizontal])
+            if table is not None:
+                tables.append(table)
     return tables
+
+
+_PROSE_WORDS = 6
+"""Words a line holds on one side of a gutter from which it reads as running text."""
+
+
+def _refine(block: list[_Line], text_width: float, depth: int = 0) -> list[list[_Line]]:
+    """A block cut where it holds more than one table: a prose column beside a table
+    (its words left out, the rest grouped into lines and blocks again) and two tables
+    stacked with no wide gap between them (cut where the columns change)."""
+    if depth > 3:
+        return [block]
+    prose = _prose_side(block)
+    if prose is not None:
+        a, b = prose
+        rest = [w for line in block for w in line.words if not a <= w.box.cx <= b]
+        if not rest:
+            return []
+        return [
+            part
+            for sub in _blocks(_make_lines(rest), text_width)
+            for part in _refine(sub, text_width, depth + 1)
+        ]
+    return _split_stacked(block)
+
+
+def _prose_side(block: list[_Line]) -> tuple[float, float] | None:
+    """The x-range on one side of a gutter (a strip no word of the block enters) that holds
+    running text (most of at least four lines with many words on that side) while the other
+    side holds words on at least two lines: a prose column beside a table. None if none."""
+    em = median(line.em for line in block)
+    spans = sorted((w.box.x0, w.box.x1) for line in block for w in line.words)
+    reach = spans[0][1]
+    gutters: list[tuple[float, float]] = []
+    for x0, x1 in spans[1:]:
+        if x0 - reach >= em:
+            gutters.append((reach, x0))
+        reach = max(reach, x1)
+    for g0, g1 in gutters:
+        left = [sum(1 for w in line.words if w.box.cx < g0) for line in block]
+        right = [sum(1 for w in line.words if w.box.cx > g1) for line in block]
+        for side, other, rng in ((left, right, (-math.inf, g0)), (right, left, (g1, math.inf))):
+            filled = [n for n in side if n]
+            if len(filled) < 4 or sum(1 for n in other if n) < 2:
+                continue
+            if sum(1 for n in filled if n >= _PROSE_WORDS) < 0.6 * len(filled):
+                continue
+            inner = [w.text for line in block for w in line.words if rng[0] <= w.box.cx <= rng[1]]
+            numbers = sum(1 for t in inner if is_numeric(t))
+            if numbers < 0.2 * len(inner) and _aligned(block, rng, em) < 0.5 * len(filled):
+                return rng
+    return None
+
+
+def _aligned(block: list[_Line], side: tuple[float, float], em: float) -> int:
+    """Lines whose words inside ``side`` sit on the baseline of words outside it (a table
+    row with a long text cell); the lines of a prose column beside a table keep their own
+    spacing."""
+    a, b = side
+    count = 0
+    for line in block:
+        inner = [w.box.y1 for w in line.words if a <= w.box.cx <= b]
+        outer = [w.box.y1 for w in line.words if not a <= w.box.cx <= b]
+        if inner and outer and abs(median(inner) - median(outer)) < 0.15 * em:
+            count += 1
+    return count
+
+
+def _split_stacked(block: list[_Line]) -> list[list[_Line]]:
+    """Two tables one above the other in one block: cut between two lines where a wider
+    gap or a single-chunk line (a caption, a title) parts lines whose column gaps the other
+    side's chunks cross."""
+    n = len(block)
+    if sum(1 for line in block if line.multi) < 6:
+        return [block]
+    gaps = [b.box.y0 - a.box.y1 for a, b in itertools.pairwise(block)]
+    usual = median(gaps)
+    best: tuple[float, int] | None = None
+    for k in range(1, n):
+        above, below = block[:k], block[k:]
+        if _data_lines(above) < 3 or _data_lines(below) < 3:
+            continue
+        em = max(block[k - 1].em, block[k].em)
+        wide = gaps[k - 1] > usual + 0.8 * em
+        single = not block[k - 1].multi or not block[k].multi
+        if not (wide or single) or (not block[k].multi and _tight(block[k - 1], block[k])):
+            continue
+        if _crossed(above[-8:], [line for line in below if line.multi][:4]):
+            score = gaps[k - 1] + (em if single else 0.0)
+            if best is None or score > best[0]:
+                best = (score, k)
+    if best is None:
+        return [block]
+    k = best[1]
+    upper, lower = block[:k], block[k:]
+    while upper and not upper[-1].multi and not (len(upper) > 1 and _tight(upper[-2], upper[-1])):
+        upper.pop()
+    return _split_stacked(upper) + _split_stacked(lower)
+
+
+def _tight(upper: _Line, lower: _Line) -> bool:
+    """Does ``lower`` follow ``upper`` at less than line spacing (a wrapped cell's rest)?"""
+    return lower.box.y0 - upper.box.y1 < 0.6 * lower.em
+
+
+def _data_lines(lines: list[_Line]) -> int:
+    """Lines of several chunks with a number among them (table rows, not headings)."""
+    return sum(
+        1
+        for line in lines
+        if line.multi and any(is_numeric(" ".join(w.text for w in c)) for c in line.chunks)
+    )
+
+
+def _crossed(part: list[_Line], other: list[_Line]) -> bool:
+    """Do the chunks of ``other``'s multi-chunk lines cross a column gap of ``part`` on
+    at least two lines?"""
+    if sum(1 for line in part if line.multi) < 2:
+        return False
+    cols = _columns(part)
+    if len(cols) < 2:
+        return False
+    em = median(line.em for line in part)
+    for (_, g0), (g1, _) in itertools.pairwise(cols):
+        if g1 - g0 < 0.5 * em:
+            continue
+        hits = 0
+        for line in other:
+            if not line.multi:
+                continue
+            if any(
+                min(w.box.x0 for w in c) < g0 + 0.2 * em
+                and max(w.box.x1 for w in c) > g1 - 0.2 * em
+                for c in line.chunks
+            ):
+                hits += 1
+        if hits >= 2:
+            return True
+    return False
 
 
 def _table(page: int, block: list[_Line], rules: list[Ruling]) -> GridTable | None:
