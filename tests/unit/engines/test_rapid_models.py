@@ -119,3 +119,16 @@ def test_the_detector_input_by_table_is_the_package_s_bit_for_bit() -> None:
 def test_the_loaded_engine_builds_its_detector_input_by_table() -> None:
     engine = rapid._load()
     assert isinstance(engine.text_det.get_preprocess(1000), rapid.TableNormalize)
+
+
+@needs_rapid
+def test_the_detector_runs_with_a_shrinking_arena_and_reads_the_same() -> None:
+    engine = rapid._load()
+    assert isinstance(engine.text_det.infer, rapid.ShrinkingSession)
+    pixels = _text_image(320, 160, ["Bahnhofstr. 12", "Summe EUR 23,40"])
+    image = _normalized(pixels).astype(np.float32)
+    plain = _session(rapid.derived_models()["det_model_path"])
+    name = plain.get_inputs()[0].name  # type: ignore[attr-defined]
+    theirs = plain.run(None, {name: image})[0]  # type: ignore[attr-defined]
+    for _ in range(2):  # the second run reuses the shrunk arena
+        assert np.array_equal(engine.text_det.infer(image)[0], theirs)

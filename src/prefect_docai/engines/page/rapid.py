@@ -33,7 +33,10 @@ glibc only, a no-op elsewhere): 147 to 292 MB, peak 825 MB, for about 5 % more C
 (the next page faults its pages in again). Measured alternatives (30 receipts, RapidOCR
 alone, before: 504 to 727 MB): the arena on with shrinkage grew more (381 to 907 MB); no
 memory patterns still grew (486 to 681 MB); a fixed 128 kB mmap threshold kept 237 MB but
-doubled the CPU time per page (5.2 against 2.6 s); the trim kept 235 MB.
+doubled the CPU time per page (5.2 against 2.6 s); the trim kept 235 MB. The detector
+alone (page-sized activations) now runs with the arena on and shrunk after every run
+(:class:`ShrinkingSession`): a 300-dpi German receipt takes about 0.2 s less CPU (system time
+0.37 -> 0.20 s), peak RSS over 10 German receipts and 10 SROIE photos 868 -> 945 MB.
 """
 
 from __future__ import annotations
@@ -185,18 +188,60 @@ def _table_normalized(engine: Any) -> Any:
     return engine
 
 
+class ShrinkingSession:
+    """An onnxruntime session with the CPU arena on, shrunk back after every run: within a
+    run, a freed activation's memory is reused by the next layer instead of being handed
+    to the system and faulted in again. Called as RapidOCR calls its sessions."""
+
+    def __init__(self, path: str) -> None:
+        import onnxruntime
+
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = 1
+        options.inter_op_num_threads = 1
+        options.log_severity_level = 3
+        options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
+        options.enable_cpu_mem_arena = True
+        self.session = onnxruntime.InferenceSession(
+            path,
+            options,
+            providers=[("CPUExecutionProvider", {"arena_extend_strategy": "kSameAsRequested"})],
+        )
+        self.input = self.session.get_inputs()[0].name
+        self.run_options = onnxruntime.RunOptions()
+        self.run_options.add_run_config_entry("memory.enable_memory_arena_shrinkage", "cpu:0")
+
+    def __call__(self, batch: npt.NDArray[np.float32]) -> list[Any]:
+        return list(self.session.run(None, {self.input: batch}, self.run_options))
+
+
+def _shrinking_detector(engine: Any) -> Any:
+    """``engine`` with its detector run by a :class:`ShrinkingSession` (the page-sized
+    activations: on a 300-dpi receipt 0.16 s less system time, about 0.2 s less CPU, for
+    about 80 MB more peak RSS); left as it is where the package's detector has no model
+    path to rebuild it from."""
+    detector: Any = getattr(engine, "text_det", None)
+    path = getattr(getattr(getattr(detector, "infer", None), "session", None), "_model_path", None)
+    if detector is None or not isinstance(path, str):
+        return engine
+    detector.infer = ShrinkingSession(path)
+    return engine
+
+
 def _load() -> Any:
     global _engine
     if _engine is None:
         from rapidocr_onnxruntime import RapidOCR
 
-        _engine = _table_normalized(
-            RapidOCR(
-                intra_op_num_threads=1,
-                inter_op_num_threads=1,
-                text_score=MIN_LINE_CONFIDENCE,
-                max_side_len=_MAX_SIDE,
-                **derived_models(),
+        _engine = _shrinking_detector(
+            _table_normalized(
+                RapidOCR(
+                    intra_op_num_threads=1,
+                    inter_op_num_threads=1,
+                    text_score=MIN_LINE_CONFIDENCE,
+                    max_side_len=_MAX_SIDE,
+                    **derived_models(),
+                )
             )
         )
     return _engine
