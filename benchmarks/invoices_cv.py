@@ -289,8 +289,10 @@ def pages_version() -> str:
 
     digest = hashlib.sha256(",".join(INVOICE_LANGUAGES).encode())
     digest.update(("|" + ",".join(INVOICE_DETECTED)).encode())
-    # RapidOCR's learned word spaces (a photographed page is read by RapidOCR) as well.
-    for path in [*sorted((src / "page").glob("*.py")), src / "data" / "rapid_spaces.json"]:
+    # RapidOCR's learned word spaces and respellings (a photographed page is read by
+    # RapidOCR) as well.
+    learned = [src / "data" / "rapid_spaces.json", src / "data" / "rapid_respell.json"]
+    for path in [*sorted((src / "page").glob("*.py")), *learned]:
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
     try:

@@ -75,13 +75,15 @@ SPLITS = (*((g, p) for g in (0.15, 0.2, 0.3) for p in (1.15, 1.3, 1.45)), (99.0,
 # --- samples -----------------------------------------------------------------------------
 
 
-def pool(limit: int = 0) -> list[dict[str, Any]]:
-    """The pool's receipts with an image: id, image path, reference text, fold (0/1)."""
+def pool(limit: int = 0, *, with_image: bool = True) -> list[dict[str, Any]]:
+    """The pool's receipts with an image (all annotated ones: ``with_image=False``, the
+    image then ``None`` where there is none): id, image path, annotated lines, reference
+    text, fold (0/1, by merchant)."""
     base = corpus_dir() / "train" / "sroie"
     manifest = json.loads((base / "manifest.json").read_text())
     rows = []
     for row in sorted(manifest["receipts"], key=lambda r: r["id"]):
-        if not row.get("image") or not row.get("box"):
+        if (with_image and not row.get("image")) or not row.get("box"):
             continue
         lines = []
         with (base / row["box"]).open(newline="", encoding="utf-8", errors="replace") as handle:
@@ -98,7 +100,7 @@ def pool(limit: int = 0) -> list[dict[str, Any]]:
         rows.append(
             {
                 "id": row["id"],
-                "image": base / row["image"],
+                "image": base / row["image"] if row.get("image") else None,
                 "reference": row_major(lines),
                 "lines": lines,
                 "fold": fold,
@@ -125,12 +127,74 @@ def rapid_cache(data: bytes) -> Path:
     )
 
 
+def frames_cache(data: bytes) -> Path:
+    """Where the recognizer's frames of :func:`rapid_cache`'s lines are kept (``.npz``)."""
+    return rapid_cache(data).with_suffix(".frames.npz")
+
+
+def write_frames(path: Path, result: Any, recorded: Any) -> None:
+    """The :class:`~prefect_docai.engines.page.ctc.Frames` of each line of ``result`` (as
+    :func:`prefect_docai.engines.page.rapid.with_frames` pairs them; none where they do
+    not pair) as one ``.npz``."""
+    import numpy as np
+
+    from prefect_docai.engines.page.rapid import with_frames
+
+    lines = with_frames(result, recorded)
+    arrays: dict[str, Any] = {}
+    for i, line in enumerate(lines):
+        frames = line[6] if len(line) > 6 else None
+        if frames is None:
+            continue
+        arrays[f"log_probs_{i}"] = frames.log_probs
+        arrays[f"spans_{i}"] = np.asarray(frames.spans, dtype=np.int32).reshape(-1, 2)
+        arrays["classes"] = np.asarray(frames.classes)
+    arrays["meta"] = np.asarray(
+        json.dumps([[str(line[1]), float(line[2])] for line in lines], ensure_ascii=False)
+    )
+    with path.open("wb") as handle:
+        np.savez_compressed(handle, **arrays)
+
+
+def read_frames(data: bytes) -> list[Any] | None:
+    """The frames :func:`write_frames` kept for the image ``data``, one per cached line
+    (``None`` for a line without), or ``None`` when none are cached."""
+    import numpy as np
+
+    from prefect_docai.engines.page.ctc import Frames
+
+    path = frames_cache(data)
+    if not path.is_file():
+        return None
+    with np.load(path) as arrays:
+        meta = json.loads(str(arrays["meta"]))
+        classes = tuple(str(c) for c in arrays["classes"]) if "classes" in arrays else ()
+        out: list[Any] = []
+        for i, (text, score) in enumerate(meta):
+            if f"log_probs_{i}" not in arrays:
+                out.append(None)
+                continue
+            out.append(
+                Frames(
+                    log_probs=arrays[f"log_probs_{i}"],
+                    classes=classes,
+                    spans=tuple((int(a), int(b)) for a, b in arrays[f"spans_{i}"]),
+                    text=text,
+                    score=score,
+                )
+            )
+    return out
+
+
 def rapid_child(paths: list[str], *, timing: bool = False) -> None:
     """OCR each image not cached yet (``timing``: each image, nothing cached); print wall
     and CPU seconds per image and the peak RSS (MB)."""
     from rapidocr_onnxruntime import RapidOCR
 
+    from prefect_docai.engines.page.ctc import FrameRecorder
+
     engine = RapidOCR(intra_op_num_threads=1, inter_op_num_threads=1)
+    engine.text_rec = FrameRecorder(engine.text_rec)
     seconds: list[float] = []
     cpu: list[float] = []
     for name in paths:
@@ -142,7 +206,7 @@ def rapid_child(paths: list[str], *, timing: bool = False) -> None:
             seconds.append(time.perf_counter() - started)
             cpu.append(time.process_time() - cpu_started)
             continue
-        if target.is_file():
+        if target.is_file() and frames_cache(data).is_file():
             continue
         started = time.perf_counter()
         result, _ = engine(data, return_word_box=True)
@@ -151,6 +215,7 @@ def rapid_child(paths: list[str], *, timing: bool = False) -> None:
         lines = reading_lines(result)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(json.dumps({"seconds": elapsed, "lines": lines}))
+        write_frames(frames_cache(data), result or [], engine.text_rec.last)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(
         json.dumps(
@@ -245,7 +310,11 @@ def time_rapid(images: list[Path]) -> dict[str, Any]:
 
 
 def run_rapid(images: list[Path]) -> dict[str, Any]:
-    missing = [str(p) for p in images if not rapid_cache(p.read_bytes()).is_file()]
+    missing = [
+        str(p)
+        for p in images
+        if not (rapid_cache(p.read_bytes()).is_file() and frames_cache(p.read_bytes()).is_file())
+    ]
     if not missing:
         return {"images": 0, "seconds": [], "peak_rss_mb": None}
     result = subprocess.run(

@@ -174,6 +174,7 @@ def ocr_version() -> str:
         src / "receipt" / "engine.py",
         # RapidOCR's learned word spaces decide its words as much as the sources do.
         src / "data" / "rapid_spaces.json",
+        src / "data" / "rapid_respell.json",
     ]
     for path in files:
         digest.update(path.name.encode())

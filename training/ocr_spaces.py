@@ -10,15 +10,26 @@ lines its box overlaps, and a pair whose two characters map to two neighbouring 
 characters is labelled 1 when the annotation has a space between them (other pairs are not
 used). Beside the line's geometry the scorer reads a lexicon (:func:`rapid.word_features`):
 every word of two letters or more printed in at least two annotated lines of the fitted
-receipts or in at least two of the project's generated receipts (German and English, seeds
+merchants' receipts (all of the pool's 456 annotated receipts, with or without an image) or
+in at least two of the project's generated receipts (German and English, seeds
 ``LEXICON_SEEDS``), shipped in the model file as ``lexicon``. The model is scikit-learn's
 gradient boosting (depth 3, 100 trees; fixed beforehand,
 not chosen on the figures below), exported node by node (:class:`engines.learned.TreeScorer`):
 deterministic, so the written file is the same bytes on every run.
 
+The same command trains the respelling scorer shipped as ``engines/data/rapid_respell.json``
+(:mod:`prefect_docai.engines.page.ctc`): every word of a RapidOCR line, split by the space
+scorer, that is not in the lexicon but has a lexicon word near it (one edit, two from five
+letters) is a row of :data:`ctc.RESPELL_FEATURES` (chiefly how much likelier the
+recognizer's frames make the lexicon word than the reading), labelled 1 when the lexicon
+word is a word of the annotated lines the word's line overlaps and the reading is not.
+The model is gradient boosting of stumps (depth 1, 100 trees; chosen on the fitted folds'
+own figures among depths 1-3 and a logistic regression).
+
 Evaluation (``benchmarks/results/ocr_spaces.json``): the pool's two merchant-grouped folds
 (``benchmarks.ocr_receipts.pool``), fitted on one and scored on the other, case-folded CER and
-word F1 of the whole reading next to the blank-run rule (``rapid.SPLIT_GAP`` /
+word F1 of the whole reading, without and with the respelling scorer (fitted on the same
+fold, with that fold's lexicon), next to the blank-run rule (``rapid.SPLIT_GAP`` /
 ``SPLIT_PITCH``, chosen on those folds by ``benchmarks.ocr_receipts``); then the model fitted
 on the whole pool on the visible SROIE receipts (never trained on).
 
@@ -30,12 +41,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from benchmarks.ocr import Score, sroie_samples
-from benchmarks.ocr_receipts import RESULTS, pool, rapid_cache, run_rapid, text_of
+from benchmarks.ocr_receipts import RESULTS, pool, rapid_cache, read_frames, run_rapid, text_of
 
 os.environ.setdefault("OMP_THREAD_LIMIT", "1")
 DATA = Path(__file__).resolve().parent.parent / "src" / "prefect_docai" / "engines" / "data"
@@ -85,12 +97,17 @@ def lexicon(samples: list[dict[str, Any]], generated: dict[str, int]) -> frozens
     )
 
 
-def _result(lines: list[dict[str, Any]]) -> list[list[Any]]:
-    """``benchmarks.ocr_receipts``' cached lines as RapidOCR returns them."""
-    return [
+def _result(lines: list[dict[str, Any]], frames: list[Any] | None = None) -> list[list[Any]]:
+    """``benchmarks.ocr_receipts``' cached lines as RapidOCR returns them, each with its
+    recognizer frames (``frames``, as :func:`benchmarks.ocr_receipts.read_frames` gives them)
+    where they were cached."""
+    out = [
         [ln["box"], ln["text"], ln["confidence"], ln["char_boxes"], ln["chars"], ln["char_conf"]]
         for ln in lines
     ]
+    if frames is not None and len(frames) == len(out):
+        out = [[*line, f] if f is not None else line for line, f in zip(out, frames, strict=True)]
+    return out
 
 
 def _gray(path: Path) -> Any:
@@ -177,15 +194,69 @@ def fit(rows: np.ndarray, labels: np.ndarray) -> Any:
     return fit_trees(rows, labels, SPACE_FEATURES, 3)
 
 
-def score(samples: list[dict[str, Any]], model: Any, known: frozenset[str] = frozenset()) -> Score:
+def score(
+    samples: list[dict[str, Any]],
+    model: Any,
+    known: frozenset[str] = frozenset(),
+    respell: Any = None,
+) -> Score:
     from prefect_docai.engines.page.rapid import split_lines
 
     total = Score()
     for sample in samples:
-        words = split_lines(sample["result"], sample["gray"], model=model, lexicon=known)
+        words = split_lines(
+            sample["result"], sample["gray"], model=model, lexicon=known, respell=respell
+        )
         text = text_of([(w.text, w.box, w.confidence, w.line) for w in words])
         total.add(sample["id"], text, sample["reference"], 0.0, casefold=True)
     return total
+
+
+def respell_rows(
+    samples: list[dict[str, Any]], model: Any, known: frozenset[str]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Rows of :data:`ctc.RESPELL_FEATURES` for every word of ``samples`` (split by the
+    space scorer ``model``) that has a respelling candidate in ``known``; labelled 1 when the
+    candidate is a word of the annotated lines the word's line overlaps and the word as read
+    is not."""
+    import re
+
+    from prefect_docai.engines.page import rapid
+    from prefect_docai.engines.page.ctc import Respelling
+
+    rows: list[list[float]] = []
+    labels: list[int] = []
+    for sample in samples:
+        found: list[tuple[Respelling, int]] = []
+
+        def record(candidate: Respelling, line: int, found: list[Any] = found) -> bool:
+            found.append((candidate, line))
+            return False
+
+        rapid.split_lines(
+            sample["result"], sample["gray"], model=model, lexicon=known, respell=record
+        )
+        for candidate, line in found:
+            box = rapid._quad_box(sample["result"][line][0])
+            truth = set(re.findall(r"[^\W_]+", _truth_text(box, sample["lines"]).upper()))
+            rows.append(list(candidate.row))
+            labels.append(int(candidate.word in truth and candidate.text.upper() not in truth))
+    return np.array(rows, dtype=np.float64), np.array(labels, dtype=np.int64)
+
+
+def fit_respell(rows: np.ndarray, labels: np.ndarray) -> Any:
+    """The respelling scorer: gradient boosting of stumps (depth 1: the features add up)."""
+    from prefect_docai.engines.page.ctc import RESPELL_FEATURES
+    from training.receipts import fit_trees
+
+    return fit_trees(rows, labels, RESPELL_FEATURES, 1)
+
+
+def respeller(scorer: Any) -> Any:
+    """``split_lines``' respell decision from a fitted respelling scorer."""
+    from prefect_docai.engines.page.rapid import RESPELL_THRESHOLD
+
+    return lambda candidate, _line: scorer.probability(candidate.row) >= RESPELL_THRESHOLD
 
 
 def held_out_fields(
@@ -232,9 +303,13 @@ def main(argv: list[str] | None = None) -> int:
     run_rapid([r["image"] for r in rows_])
     samples = []
     for row in rows_:
-        lines = json.loads(rapid_cache(row["image"].read_bytes()).read_text())["lines"]
-        samples.append({**row, "result": _result(lines), "gray": _gray(row["image"])})
+        data = row["image"].read_bytes()
+        lines = json.loads(rapid_cache(data).read_text())["lines"]
+        samples.append(
+            {**row, "result": _result(lines, read_frames(data)), "gray": _gray(row["image"])}
+        )
     generated = generated_words()
+    annotated = pool(with_image=False)  # the lexicon reads every annotated receipt
 
     def stacked(fitted: list[dict[str, Any]], known: frozenset[str]) -> tuple[Any, Any]:
         xs: list[list[float]] = []
@@ -249,14 +324,17 @@ def main(argv: list[str] | None = None) -> int:
     for fit_fold, test_fold in ((0, 1), (1, 0)):
         train = [s for s in samples if s["fold"] == fit_fold]
         test = [s for s in samples if s["fold"] == test_fold]
-        # The lexicon of a fold: the fitted fold's annotated lines, never the scored one's.
-        known = lexicon(train, generated)
+        # The lexicon of a fold: the fitted fold's annotated lines (its merchants' receipts
+        # with or without an image), never the scored one's.
+        known = lexicon([a for a in annotated if a["fold"] == fit_fold], generated)
         x, y = stacked(train, known)
         model = fit(x, y)
+        respelling = fit_respell(*respell_rows(train, model, known))
         entry = {
             "fitted_pairs": len(y),
             "lexicon_words": len(known),
             "model": _figures(score(test, model, known)),
+            "model_respelled": _figures(score(test, model, known, respeller(respelling))),
             "model_without_lexicon": _figures(score(test, fit(*stacked(train, frozenset())))),
             "blank_run_rule": _figures(score(test, None)),
         }
@@ -264,41 +342,59 @@ def main(argv: list[str] | None = None) -> int:
             entry["fields"] = held_out_fields(test, model, args.fields_tesseract_version, known)
         report["held_out"][f"fold{test_fold} (fitted on fold{fit_fold})"] = entry
         print(f"fold{test_fold}: {entry}", flush=True)
-    known = lexicon(samples, generated)
+    known = lexicon(annotated, generated)
     x, y = stacked(samples, known)
     report["pairs"] = len(y)
     final = fit(x, y)
+    respell_x, respell_y = respell_rows(samples, final, known)
+    report["respell_rows"] = {"rows": len(respell_y), "positives": int(respell_y.sum())}
+    final_respelling = fit_respell(respell_x, respell_y)
     corpus = corpus_dir()
     visible = []
-    for sample in sroie_samples(corpus, 0):
-        cached = rapid_cache(sample.image)
-        if not cached.is_file():
-            continue
+    shown = sroie_samples(corpus, 0)
+    with tempfile.TemporaryDirectory() as folder:
+        # RapidOCR reads files: the visible receipts' images as files, to read the missing.
+        paths = []
+        for n, sample in enumerate(shown):
+            paths.append(Path(folder) / f"{n}.img")
+            paths[-1].write_bytes(sample.image)
+        run_rapid(paths)
+    for sample in shown:
         from io import BytesIO
 
         from PIL import Image
 
         with Image.open(BytesIO(sample.image)) as image:
             gray = np.asarray(image.convert("L"))
-        lines = json.loads(cached.read_text())["lines"]
+        lines = json.loads(rapid_cache(sample.image).read_text())["lines"]
         visible.append(
-            {"id": sample.id, "result": _result(lines), "gray": gray, "reference": sample.reference}
+            {
+                "id": sample.id,
+                "result": _result(lines, read_frames(sample.image)),
+                "gray": gray,
+                "reference": sample.reference,
+            }
         )
     report["visible"] = {
         "model": _figures(score(visible, final, known)),
+        "model_respelled": _figures(score(visible, final, known, respeller(final_respelling))),
         "blank_run_rule": _figures(score(visible, None)),
     }
     report["in_sample_pool"] = _figures(score(samples, final, known))
+    report["in_sample_pool_respelled"] = _figures(
+        score(samples, final, known, respeller(final_respelling))
+    )
     print(f"visible: {report['visible']}  in-sample pool: {report['in_sample_pool']}")
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / "ocr_spaces.json").write_text(json.dumps(report, indent=2) + "\n")
     if args.write:
-        from prefect_docai.engines.page.rapid import SPACE_MODEL
+        from prefect_docai.engines.page.rapid import RESPELL_MODEL, SPACE_MODEL
 
         blob = json.loads(final.to_json())
         blob["lexicon"] = sorted(known)
         (DATA / SPACE_MODEL).write_text(json.dumps(blob, separators=(",", ":")) + "\n")
-        print(f"wrote {DATA / SPACE_MODEL}")
+        (DATA / RESPELL_MODEL).write_text(final_respelling.to_json())
+        print(f"wrote {DATA / SPACE_MODEL} and {DATA / RESPELL_MODEL}")
     return 0
 
 

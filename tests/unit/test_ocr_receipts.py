@@ -89,3 +89,28 @@ def test_spaces_borrowed_from_the_other_reading(cached: Path) -> None:
     words = bench.split_lines(lines, 99.0, None, 0.0, spacing=tesseract)
     assert [w[0] for w in words] == ["UNIHAKKA", "INTL"]
     assert [w[0] for w in bench.split_lines(lines, 99.0)] == ["UNIHAKKAINTL"]
+
+
+def test_recognizer_frames_are_cached_beside_the_reading(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from prefect_docai.engines.page.ctc import Frames
+
+    monkeypatch.setattr(bench, "rapid_cache", lambda data: tmp_path / "reading.json")
+    assert bench.frames_cache(b"x") == tmp_path / "reading.frames.npz"
+    assert bench.read_frames(b"x") is None
+    classes = ("", "A", "B", " ")
+    frames = Frames(
+        np.log(np.full((5, 4), 0.25, dtype=np.float32)), classes, ((0, 1), (3, 3)), "AB", 0.8
+    )
+    weak = Frames(frames.log_probs, classes, ((1, 1),), "B", 0.3)  # dropped by RapidOCR
+    result = [[[[0, 0], [9, 0], [9, 9], [0, 9]], "AB", 0.8, [], ["A", "B"], [0.8, 0.8]]]
+    bench.write_frames(bench.frames_cache(b"x"), result, [weak, frames])
+    back = bench.read_frames(b"x")
+    assert back is not None and len(back) == 1
+    assert back[0].text == "AB" and back[0].spans == ((0, 1), (3, 3))
+    assert back[0].classes == classes and back[0].score == pytest.approx(0.8)
+    assert np.array_equal(back[0].log_probs, frames.log_probs)
+    # crops that do not pair with the lines keep no frames
+    bench.write_frames(bench.frames_cache(b"x"), result, [weak])
+    assert bench.read_frames(b"x") == [None]

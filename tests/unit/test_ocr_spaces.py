@@ -41,3 +41,38 @@ def test_the_lexicon_keeps_words_printed_twice_in_fitted_lines_or_generated_rece
     # printed once: a shop's own word is no lexicon word; digits and one letter never are
     assert not {"TOTAL", "CASH", "BAR", "NO", "7"} & words
     assert "XXXXXXXX" not in words  # a card number's mask is no word
+
+
+def test_a_respelling_is_labelled_right_when_the_annotation_prints_the_lexicon_word() -> None:
+    import numpy as np
+    from training.ocr_spaces import respell_rows
+
+    from prefect_docai.engines.page.ctc import Frames, greedy_spans
+
+    classes = ("", "J", "A", "L", "U", "N", " ", "7")
+    rows: list[dict[str, float]] = []
+    for char in "JALA":
+        rows += [{char: 0.95}, {"": 0.95}]
+    rows += [{"U": 0.5, "N": 0.45}, {"": 0.95}, {" ": 0.9}, {"7": 0.95}]
+    probs = np.full((len(rows), len(classes)), 1e-4)
+    for t, row in enumerate(rows):
+        for name, p in row.items():
+            probs[t, classes.index(name)] = p
+    frames = Frames(
+        np.log(probs).astype(np.float32),
+        classes,
+        tuple(greedy_spans(probs.argmax(axis=1))),
+        "JALAU 7",
+        0.9,
+    )
+    boxes = [[[10 * i, 0], [10 * i + 8, 0], [10 * i + 8, 20], [10 * i, 20]] for i in range(7)]
+    line = [[[0, 0], [70, 0], [70, 20], [0, 20]], "JALAU 7", 0.9, boxes, list("JALAU 7")]
+    line += [[0.9] * 7, frames]
+
+    def sample(truth: str) -> dict[str, object]:
+        return {"result": [line], "gray": None, "lines": [{"bbox": [0, 0, 70, 20], "text": truth}]}
+
+    right, label_right = respell_rows([sample("JALAN 7")], None, frozenset({"JALAN"}))
+    assert right.shape == (1, 9) and label_right.tolist() == [1]
+    _, label_read = respell_rows([sample("JALAU 7")], None, frozenset({"JALAN"}))
+    assert label_read.tolist() == [0]  # the print says what was read

@@ -98,7 +98,14 @@ def test_ocr_version_changes_with_the_page_loader(
     (engines / "page").mkdir(parents=True)
     (engines / "receipt").mkdir()
     (engines / "data").mkdir()
-    for name in ("page/ocr.py", "receipt/image.py", "receipt/engine.py", "data/rapid_spaces.json"):
+    names = (
+        "page/ocr.py",
+        "receipt/image.py",
+        "receipt/engine.py",
+        "data/rapid_spaces.json",
+        "data/rapid_respell.json",
+    )
+    for name in names:
         (engines / name).write_text("x = 1\n")
     monkeypatch.setattr(cv, "ROOT", tmp_path)
     before = cv.ocr_version()
@@ -108,6 +115,10 @@ def test_ocr_version_changes_with_the_page_loader(
     again = cv.ocr_version()
     (engines / "data" / "rapid_spaces.json").write_text("{}\n")
     assert cv.ocr_version() != again
+    # and a retrained respelling scorer spells some of them otherwise
+    third = cv.ocr_version()
+    (engines / "data" / "rapid_respell.json").write_text("{}\n")
+    assert cv.ocr_version() != third
 
 
 def test_the_oracle_finds_the_best_run_of_words_and_classes_our_miss() -> None:

@@ -13,6 +13,7 @@ from PIL import Image
 
 from prefect_docai.engines.page import document as page_document
 from prefect_docai.engines.page import rapid
+from prefect_docai.engines.page.ctc import RESPELL_FEATURES, Frames, greedy_spans
 from prefect_docai.engines.page.document import load_document, ocr_engine_setting
 from prefect_docai.engines.page.ocr import OcrWord
 from prefect_docai.engines.pluginspec import EngineOptions
@@ -257,3 +258,92 @@ def test_the_packaged_space_scorer_reads_its_own_lexicon() -> None:
     assert {"TOTAL", "INVOICE", "CASH", "SUMME"} <= words
     scorer = rapid._space_model()
     assert scorer is not None and scorer.features == rapid.SPACE_FEATURES
+
+
+def _frames(rows: list[dict[str, float]], classes: tuple[str, ...], text: str) -> Frames:
+    probs = np.full((len(rows), len(classes)), 1e-4)
+    for t, row in enumerate(rows):
+        for name, p in row.items():
+            probs[t, classes.index(name)] = p
+    best = probs.argmax(axis=1)
+    return Frames(np.log(probs).astype(np.float32), classes, tuple(greedy_spans(best)), text, 0.9)
+
+
+def _jalau_line() -> list[object]:
+    """A line read "JALAU 7" whose frames hold "N" a close second where "U" won."""
+    classes = ("", "J", "A", "L", "U", "N", " ", "7")
+    rows: list[dict[str, float]] = []
+    for char in "JALA":
+        rows += [{char: 0.95}, {"": 0.95}]
+    rows += [{"U": 0.5, "N": 0.45}, {"": 0.95}, {" ": 0.9}, {"7": 0.95}]
+    frames = _frames(rows, classes, "JALAU 7")
+    chars = list("JALAU 7")
+    boxes = [[[10 * i, 0], [10 * i + 8, 0], [10 * i + 8, 20], [10 * i, 20]] for i in range(7)]
+    return [[[0, 0], [70, 0], [70, 20], [0, 20]], "JALAU 7", 0.9, boxes, chars, [0.9] * 7, frames]
+
+
+def test_a_word_takes_the_lexicon_spelling_its_frames_support_when_the_scorer_says_so() -> None:
+    line = _jalau_line()
+    lexicon = frozenset({"JALAN"})
+    asked: list[tuple[str, str, int]] = []
+
+    def yes(found: object, line_id: int) -> bool:
+        asked.append((found.text, found.word, line_id))  # type: ignore[attr-defined]
+        return True
+
+    words = rapid.split_lines([line], None, model=None, lexicon=lexicon, respell=yes)
+    assert [w.text for w in words] == ["JALAN", "7"]
+    assert asked == [("JALAU", "JALAN", 0)]
+    kept = rapid.split_lines([line], None, model=None, lexicon=lexicon, respell=None)
+    assert [w.text for w in kept] == ["JALAU", "7"]
+    # a line without frames is read as it is
+    bare = rapid.split_lines([line[:6]], None, model=None, lexicon=lexicon, respell=yes)
+    assert [w.text for w in bare] == ["JALAU", "7"]
+
+
+def test_the_packaged_respelling_scorer_follows_the_frames() -> None:
+    from prefect_docai.engines.learned import packaged
+
+    scorer = packaged(rapid.RESPELL_MODEL, RESPELL_FEATURES)
+    assert scorer is not None
+    # A five-letter word with one lexicon word near it, one edit away, its letters read
+    # at middling confidence (the pool's typical respelled word) ...
+    typical = dict(
+        zip(RESPELL_FEATURES, (-1.5, 50.0, -0.04, 5.0, 0.0, 0.0, 1.0, 0.69, 0.92), strict=True)
+    )
+    assert scorer.probability(list(typical.values())) >= rapid.RESPELL_THRESHOLD
+    # ... is left alone when the frames all but rule the lexicon word out,
+    ruled_out = typical | {"gain": -25.0}
+    assert scorer.probability(list(ruled_out.values())) < rapid.RESPELL_THRESHOLD
+    # and so is a confidently read word whose neighbour would drop a letter.
+    confident = typical | {"gain": -6.4, "lead": 5.5, "length_change": -1.0}
+    confident |= {"min_confidence": 0.93, "mean_confidence": 0.98}
+    assert scorer.probability(list(confident.values())) < rapid.RESPELL_THRESHOLD
+
+
+def test_with_frames_pairs_each_kept_line_with_its_crop() -> None:
+    line = _jalau_line()
+    frames = line[6]
+    assert isinstance(frames, Frames)
+    weak = Frames(frames.log_probs, frames.classes, frames.spans, "XX", 0.2)
+    result = [line[:6]]
+    paired = rapid.with_frames(result, [weak, frames])  # the weak crop was dropped by RapidOCR
+    assert paired[0][6] is frames
+    # crops that do not line up with the lines leave the lines without frames
+    assert rapid.with_frames(result, [weak]) == [line[:6]]
+
+
+@needs_rapid
+def test_the_engine_keeps_the_recognizer_frames_of_every_line() -> None:
+    data, _ = _receipt()
+    with Image.open(io.BytesIO(data)) as image:
+        bgr = np.ascontiguousarray(np.asarray(image.convert("RGB"))[:, :, ::-1])
+    engine = rapid._load()
+    result, _ = engine(bgr, return_word_box=True, text_score=rapid.MIN_LINE_CONFIDENCE)
+    lines = rapid.with_frames(result, engine.text_rec.last)
+    assert len(lines) >= 10
+    for line in lines:
+        frames = line[6]
+        assert isinstance(frames, Frames) and frames.text == line[1]
+        assert len(frames.spans) == len(line[4])  # one span per character read
+        assert frames.log_probs.shape[1] == len(frames.classes) < 300

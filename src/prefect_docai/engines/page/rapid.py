@@ -20,6 +20,12 @@ between two characters where the line's crop has a blank column run at least
 half of the SROIE training pool and held on the other: ``benchmarks.ocr_receipts``). CJK
 characters are dropped (the tools read Latin-script languages).
 
+A word the space scorer's lexicon does not know but that is near a lexicon word
+("JALAU", "Alain") may be respelled: :class:`~prefect_docai.engines.page.ctc.FrameRecorder`
+keeps the recognizer's per-frame probabilities of each line, and a learned scorer
+(:data:`RESPELL_MODEL`) weighs how much better they support the lexicon word than the
+reading (:func:`split_lines`).
+
 Use :func:`available` before :func:`recognize`; without the package the page loader keeps
 Tesseract.
 
@@ -50,12 +56,20 @@ import math
 import statistics
 import threading
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from prefect_docai.engines.page.ctc import (
+    RESPELL_FEATURES,
+    FrameRecorder,
+    Frames,
+    Respelling,
+    respell_candidate,
+    respelled_text,
+)
 from prefect_docai.engines.page.ocr import OcrWord
 from prefect_docai.engines.page.raster import Gray
 
@@ -244,6 +258,8 @@ def _load() -> Any:
                 )
             )
         )
+        # Keep each crop's frames: words are respelled from them (split_lines).
+        _engine.text_rec = FrameRecorder(_engine.text_rec)
     return _engine
 
 
@@ -289,12 +305,30 @@ def recognize(image: npt.NDArray[np.uint8]) -> list[OcrWord]:
     bgr, scale = within_budget(bgr)
     with _lock:
         try:
-            result, _ = _load()(bgr, return_word_box=True, text_score=MIN_LINE_CONFIDENCE)
+            engine = _load()
+            result, _ = engine(bgr, return_word_box=True, text_score=MIN_LINE_CONFIDENCE)
+            recorded = getattr(getattr(engine, "text_rec", None), "last", [])
+            result = with_frames(result or [], recorded)
         finally:
             release_freed()
     if scale != 1.0:
         result = [_scaled(line, 1.0 / scale) for line in result or []]
     return split_lines(result or [], gray)
+
+
+def with_frames(result: Sequence[Any], frames: Sequence[Frames | None]) -> list[Any]:
+    """RapidOCR's lines, each with its crop's :class:`Frames` appended (element 6) when
+    the recorder's crops (``frames``, every detected crop in order, before RapidOCR drops
+    those read below :data:`MIN_LINE_CONFIDENCE`) line up with them one for one."""
+    kept = [f for f in frames if f is not None and f.score >= MIN_LINE_CONFIDENCE]
+    lines = [list(line) for line in result]
+    if len(kept) != len(lines) or any(
+        f.text != str(line[1]) for f, line in zip(kept, lines, strict=True)
+    ):
+        return lines
+    return [
+        [*line[:6], *([None] * (6 - len(line))), f] for line, f in zip(lines, kept, strict=True)
+    ]
 
 
 def within_budget(image: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.uint8], float]:
@@ -401,6 +435,17 @@ WORD_REACH = 12
 SPACE_MODEL = "rapid_spaces.json"
 """The learned space scorer in ``engines/data/`` (``training/ocr_spaces.py``)."""
 SPACE_THRESHOLD = 0.5
+RESPELL_MODEL = "rapid_respell.json"
+"""The learned respelling scorer in ``engines/data/`` (``training/ocr_spaces.py``): whether a
+word not in the lexicon is the lexicon word near it the recognizer's frames support best
+(:func:`prefect_docai.engines.page.ctc.respell_candidate`)."""
+RESPELL_THRESHOLD = 0.5
+"""A word is respelled when the respelling scorer gives its lexicon neighbour at least
+this probability."""
+
+Respeller = Callable[[Respelling, int], bool]
+"""Decides whether a word (its :class:`Respelling`, on the line of the given id) takes its
+lexicon neighbour's spelling."""
 
 
 def _kind(char: str) -> str:
@@ -531,6 +576,15 @@ def _space_model() -> Any:
     return packaged(SPACE_MODEL, SPACE_FEATURES)
 
 
+def _packaged_respeller() -> Respeller | None:
+    from prefect_docai.engines.learned import packaged
+
+    scorer = packaged(RESPELL_MODEL, RESPELL_FEATURES)
+    if scorer is None:
+        return None
+    return lambda found, _line: scorer.probability(found.row) >= RESPELL_THRESHOLD
+
+
 _lexicons: dict[str, frozenset[str]] = {}
 
 
@@ -595,6 +649,7 @@ def split_lines(
     *,
     model: Any = "packaged",
     lexicon: frozenset[str] | None = None,
+    respell: Respeller | str | None = "packaged",
 ) -> list[OcrWord]:
     """RapidOCR's lines (``return_word_box=True``: quadrilateral, text, confidence,
     character boxes, characters, character confidences) as words (see the module
@@ -603,8 +658,15 @@ def split_lines(
     and ``pitch_ratio``), which reads the ``lexicon`` too (:func:`word_features`; by default
     the packaged scorer's, none for another scorer). A line without character boxes is
     split at its spaces, each word given a share of the line's box proportional to its
-    length."""
+    length.
+
+    A line that carries its recognizer frames (element 6, :func:`with_frames`) has each
+    word not in the ``lexicon`` offered the lexicon word near it that the frames support
+    best; ``respell`` decides (by default the packaged respelling scorer with the packaged
+    space scorer, none with another; ``None``: words stay as read)."""
     scorer = _space_model() if model == "packaged" else model
+    if respell == "packaged":
+        respell = _packaged_respeller() if model == "packaged" else None
     if lexicon is None:
         lexicon = space_lexicon() if model == "packaged" else frozenset()
     heights = [_quad_box(line[0])[3] - _quad_box(line[0])[1] for line in result]
@@ -636,9 +698,15 @@ def split_lines(
             if position and cut[position - 1]:
                 groups.append([])
             groups[-1].append(index)
+        frames = line[6] if len(line) > 6 and isinstance(line[6], Frames) else None
         for group in groups:
             if not group:
                 continue
+            text = "".join(chars[i] for i in group)
+            if frames is not None and callable(respell):
+                found = respell_candidate(frames, chars, confs, group, lexicon)
+                if found is not None and respell(found, line_id):
+                    text = respelled_text(chars, group, found)
             x0, _, x1, _ = _quad_box([p for i in group for p in boxes[i]])
             # Character boxes span the CTC columns, not the glyphs' height: keep the line's.
             box = (max(x0, line_box[0]), line_box[1], min(x1, line_box[2]), line_box[3])
@@ -649,7 +717,7 @@ def split_lines(
             )
             words.append(
                 OcrWord(
-                    text="".join(chars[i] for i in group),
+                    text=text,
                     box=box,
                     confidence=max(0.0, min(1.0, conf)),
                     line=line_id,
