@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 
-import pytest
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import cm
 from reportlab.pdfgen import canvas
@@ -14,7 +13,6 @@ from prefect_docai.engines.pluginspec import EngineOptions
 from prefect_docai.engines.tables.finders import find_tables
 from prefect_docai.engines.tables.grid import GridTable
 from prefect_docai.engines.tables.inputs import page_inputs
-from prefect_docai.samples.tables import table_page
 
 FIRST = [
     ["Region", "2021", "2022", "2023", "Change"],
@@ -94,14 +92,3 @@ def test_prose_column_beside_an_unruled_table_stays_out_of_it() -> None:
     assert len(tables) == 1
     assert not _texts(tables[0]) & {"project", "budget", "recommend", "committee"}
     assert tables[0].n_cols == 5
-
-
-@pytest.mark.parametrize("seed", [38, 69])
-def test_running_text_beside_a_ruled_grid_is_not_taken_as_columns(seed: int) -> None:
-    # generated pages with a table ruled by horizontal rules beside a prose column
-    page = table_page(seed)
-    assert page.layout == "beside_prose" and len(page.tables) == 1
-    x0, _, x1, _ = page.tables[0].bbox
-    ruled = [t for t in _candidates(page.pdf) if t.kind == "ruled"]
-    assert len(ruled) == 1
-    assert abs(ruled[0].box.x0 - x0) < 5 and abs(ruled[0].box.x1 - x1) < 5
