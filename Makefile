@@ -11,7 +11,7 @@ EXTRAS := server,s3,gcs,dask,ray,samples,dev
 export OMP_THREAD_LIMIT := 1
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: setup apt venv demo test test-fast lint docs bench train train-check rapid-models lock clean
+.PHONY: setup apt venv demo test test-fast lint docs bench train train-check rapid-models build-deps lock clean
 
 setup: apt venv
 
@@ -42,7 +42,9 @@ lint: setup
 docs: venv
 	$(BIN)/mkdocs build --strict
 
-test: setup lint
+# The tests also rebuild RapidOCR's derived models and compare them with the shipped ones,
+# which needs the build-time requirements (onnx).
+test: setup lint build-deps
 	$(BIN)/python -m pytest -q tests
 
 test-fast: venv
@@ -52,9 +54,9 @@ bench: setup
 	$(BIN)/python -m benchmarks
 
 # Retrain the shipped models (engines/data/) from the sample generator and the visible
-# corpus: the classifier first, the splitter's features depend on it; RapidOCR's space
-# scorer before the receipt models, which read its words; the invoice and receipt fields'
-# confidence maps last (they read the engines' raw scores). Deterministic.
+# corpus: the classifier first, the splitter's features depend on it; RapidOCR's space and
+# respelling scorers before the receipt models, which read its words; the invoice and
+# receipt fields' confidence maps last (they read the engines' raw scores). Deterministic.
 CORPUS ?= ../shared/corpus
 train: setup
 	$(BIN)/python -m training.classifier --corpus $(CORPUS)
@@ -69,9 +71,11 @@ train: setup
 # RapidOCR's detector and recognizer rewritten to run faster (engines/data/rapid_*.onnx,
 # derived from the wheel's models, nothing trained; deterministic). `--check` instead of
 # `--write` exits 1 when a shipped file differs from its rebuild. Needs onnx (build time).
-rapid-models: setup
-	$(BIN)/python -m pip install -q --disable-pip-version-check -c requirements/lock.txt -r requirements/build.txt
+rapid-models: setup build-deps
 	$(BIN)/python -m training.rapid_models --write
+
+build-deps: venv
+	$(BIN)/python -m pip install -q --disable-pip-version-check -c requirements/lock.txt -r requirements/build.txt
 
 # Retrain the classifier and the splitter into a temporary folder and compare their sha256
 # with the shipped files (about 6 minutes; exit 1 when either differs). Not part of make test.
