@@ -148,7 +148,7 @@ def write_frames(path: Path, result: Any, recorded: Any) -> None:
             continue
         arrays[f"log_probs_{i}"] = frames.log_probs
         arrays[f"spans_{i}"] = np.asarray(frames.spans, dtype=np.int32).reshape(-1, 2)
-        arrays["classes"] = np.asarray(frames.classes)
+        arrays.setdefault("classes", np.asarray(frames.classes))  # one recognizer's, shared
     arrays["meta"] = np.asarray(
         json.dumps([[str(line[1]), float(line[2])] for line in lines], ensure_ascii=False)
     )

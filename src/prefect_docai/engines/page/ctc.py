@@ -11,7 +11,7 @@ weighed against the greedy one by how well the frames support each.
 
 :class:`FrameRecorder` wraps the recognizer of a ``rapidocr_onnxruntime.RapidOCR`` engine
 and keeps, for each recognized crop, the frames of the characters in :func:`kept_columns`
-(blank, space, ASCII and Latin letters): about 100 of the model's 6,625 classes.
+(blank, space, ASCII and Latin letters): 212 of the PP-OCRv4 recognizer's 6,625 classes.
 """
 
 from __future__ import annotations
@@ -121,7 +121,8 @@ class FrameRecorder:
         images = [img_list] if isinstance(img_list, np.ndarray) else list(img_list)
         self._order = []
         out = self._recognizer(images, return_word_box)
-        # The recognizer reads the crops sorted by width (stable argsort), as here.
+        # The recognizer reads the crops in the order np.argsort gives their width ratios,
+        # the same call on the same ratios as here.
         ratios = np.array([img.shape[1] / float(img.shape[0]) for img in images])
         indices = np.argsort(ratios)
         last: list[Frames | None] = [None] * len(images)
@@ -149,15 +150,23 @@ def folded_frames(
 ) -> tuple[npt.NDArray[np.float64], dict[str, int]]:
     """Frames ``first..last`` with upper and lower case of a letter summed into one column
     (a word's case is not what the lexicon decides), and each folded character's column."""
-    groups: dict[str, list[int]] = {}
-    for column, cls in enumerate(frames.classes):
-        groups.setdefault(cls.upper() if cls else "", []).append(column)
-    names = sorted(groups)
+    names, groups = _case_groups(frames.classes)
     window = frames.log_probs[first : last + 1].astype(np.float64)
     out = np.empty((window.shape[0], len(names)), dtype=np.float64)
-    for j, name in enumerate(names):
-        out[:, j] = np.log(np.exp(window[:, groups[name]]).sum(axis=1))
+    for j, columns in enumerate(groups):
+        out[:, j] = np.log(np.exp(window[:, columns]).sum(axis=1))
     return out, {name: j for j, name in enumerate(names)}
+
+
+@functools.lru_cache(maxsize=4)
+def _case_groups(classes: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[list[int], ...]]:
+    """The case-folded characters of ``classes`` in order, and the columns of each (one
+    recognizer's classes: worked out once, not for every word)."""
+    groups: dict[str, list[int]] = {}
+    for column, cls in enumerate(classes):
+        groups.setdefault(cls.upper() if cls else "", []).append(column)
+    names = tuple(sorted(groups))
+    return names, tuple(groups[name] for name in names)
 
 
 def word_likelihood(window: npt.NDArray[np.float64], index: dict[str, int], word: str) -> float:
@@ -269,8 +278,8 @@ def respell_candidate(
 ) -> Respelling | None:
     """The best lexicon respelling of the word made of the line's characters ``group``
     (indices into ``chars``, the greedy reading's characters, one per span of ``frames``;
-    ``confidences`` theirs): among the lexicon words one edit away from the word's
-    letters-and-digits core, the one the core's frames support best. ``None`` where the
+    ``confidences`` theirs): among the lexicon words near the word's letters-and-digits core
+    (:func:`neighbours`), the one the core's frames support best. ``None`` where the
     core is short, holds fewer than two letters, is itself a lexicon word or has no
     neighbour in the lexicon."""
     if len(chars) != len(frames.spans) or not group:

@@ -702,11 +702,11 @@ def split_lines(
         for group in groups:
             if not group:
                 continue
-            text = "".join(chars[i] for i in group)
+            spelled = "".join(chars[i] for i in group)
             if frames is not None and callable(respell):
                 found = respell_candidate(frames, chars, confs, group, lexicon)
                 if found is not None and respell(found, line_id):
-                    text = respelled_text(chars, group, found)
+                    spelled = respelled_text(chars, group, found)
             x0, _, x1, _ = _quad_box([p for i in group for p in boxes[i]])
             # Character boxes span the CTC columns, not the glyphs' height: keep the line's.
             box = (max(x0, line_box[0]), line_box[1], min(x1, line_box[2]), line_box[3])
@@ -717,7 +717,7 @@ def split_lines(
             )
             words.append(
                 OcrWord(
-                    text=text,
+                    text=spelled,
                     box=box,
                     confidence=max(0.0, min(1.0, conf)),
                     line=line_id,
