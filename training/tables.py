@@ -87,6 +87,7 @@ from prefect_docai.engines.tables.rowsep import (
     line_features,
     split_rows,
 )
+from prefect_docai.engines.tables.wordboxes import as_text_layer
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = ROOT / "src" / "prefect_docai" / "engines" / "data" / MODEL_FILE
@@ -162,7 +163,9 @@ def _extract(
     data: bytes, key: str, cache: bool
 ) -> tuple[list[tuple[PageInput, list[GridTable]]], float]:
     """The pages' candidates and the CPU seconds the engine spends on them; the page inputs
-    (the OCR pass) come from the cache when there, the finders always run."""
+    (the OCR pass) come from the cache when there, a scan's word boxes are given a text
+    layer's extent (``wordboxes.as_text_layer``, as ``engine.page_candidates`` does) and
+    the finders always run."""
     path = CACHE / _engine_key() / f"{key}.pickle"
     if cache and path.exists():
         with path.open("rb") as fh:
@@ -177,6 +180,7 @@ def _extract(
             with path.open("wb") as fh:
                 pickle.dump((pages, seconds), fh)
     t0 = time.process_time()
+    pages = [as_text_layer(page) for page in pages]
     found = [(page, find_tables(page)) for page in pages]
     return found, seconds + time.process_time() - t0
 

@@ -13,7 +13,8 @@ from ``training/tables.py``) then drops candidates that are not tables (prose co
 lists, key-value blocks). Cell text comes from
 the shared page model's words (text layer or the page's single OCR pass); on a scan,
 where that pass read nothing inside a ruled grid, from a second OCR look at the grid
-(``reread.py``; ``inputs.py`` also drops text strokes the line finder took for rules).
+(``reread.py``; ``inputs.py`` also drops text strokes the line finder took for rules),
+and its OCR word boxes are given a text layer's extent (``wordboxes.py``).
 Tables on consecutive pages with the same columns are tagged as continuations.
 """
 
@@ -29,6 +30,7 @@ from prefect_docai.engines.tables.grid import GridTable
 from prefect_docai.engines.tables.inputs import page_inputs
 from prefect_docai.engines.tables.regions import RegionModel, load_region_model, region_features
 from prefect_docai.engines.tables.rowsep import split_rows
+from prefect_docai.engines.tables.wordboxes import as_text_layer
 from prefect_docai.models.tools import Tool
 
 
@@ -69,8 +71,10 @@ class TableEngine:
 def page_candidates(
     data: bytes, options: EngineOptions
 ) -> tuple[list[tuple[PageInput, list[GridTable]]], int]:
-    """Every page and the candidate tables the rules find on it, and the page count."""
+    """Every page (a scan's word boxes given a text layer's extent, ``wordboxes.py``) and
+    the candidate tables the rules find on it, and the page count."""
     pages, page_count = page_inputs(data, options)
+    pages = [as_text_layer(page) for page in pages]
     return [(page, find_tables(page)) for page in pages], page_count
 
 
