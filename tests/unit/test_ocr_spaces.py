@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from training.ocr_spaces import _labels, _truth_text
+from training.ocr_spaces import _labels, _truth_text, annotation_scale, scaled_lines
 
 
 def test_a_pair_is_labelled_by_the_annotated_space() -> None:
@@ -76,3 +76,29 @@ def test_a_respelling_is_labelled_right_when_the_annotation_prints_the_lexicon_w
     assert right.shape == (1, 9) and label_right.tolist() == [1]
     _, label_read = respell_rows([sample("JALAU 7")], None, frozenset({"JALAN"}))
     assert label_read.tolist() == [0]  # the print says what was read
+
+
+def test_annotated_boxes_are_brought_to_the_pixels_of_a_shrunk_image() -> None:
+    def line(box: list[float], text: str) -> list[object]:
+        x0, y0, x1, y1 = box
+        return [[[x0, y0], [x1, y0], [x1, y1], [x0, y1]], text, 0.9]
+
+    truth = [
+        {"bbox": [100, 200, 500, 260], "text": "POPULAR BOOK"},
+        {"bbox": [80, 300, 600, 360], "text": "CO. (M) SDN BHD"},
+        {"bbox": [120, 400, 560, 460], "text": "TOTAL 12.50"},
+    ]
+    # the image was shrunk to half its size after annotation; one line is misread
+    result = [
+        line([50, 100, 250, 130], "POPULARBOOK"),
+        line([40, 150, 300, 180], "CO.(M)SDNBHD"),
+        line([60, 200, 280, 230], "T0TAL12.50"),
+        line([0, 0, 30, 10], "RM"),  # too short to say
+    ]
+    factor = annotation_scale(result, truth)
+    assert factor == 0.5
+    scaled = scaled_lines(truth, factor)
+    assert scaled[0]["bbox"] == [50, 100, 250, 130] and scaled[0]["text"] == "POPULAR BOOK"
+    assert _truth_text((60, 195, 280, 235), scaled) == "TOTAL 12.50"
+    # nothing to match: the boxes are taken as they are
+    assert annotation_scale([line([0, 0, 30, 10], "RM")], truth) == 1.0

@@ -253,6 +253,22 @@ def test_the_recognizer_s_own_space_and_a_digit_bound_the_run_looked_up() -> Non
     assert rapid.word_features(chars, kept, [False] * 10, frozenset()) == [[0.0] * 4] * 10
 
 
+def test_the_frames_between_two_characters_say_how_likely_a_space_was() -> None:
+    classes = ("", "T", "A", "X", "I", " ")
+    # "TAXI" read greedily, no space: between X and I the space class came a close second
+    rows = [{"T": 0.9}, {"": 0.9}, {"A": 0.9}, {"": 0.9}, {"X": 0.9}, {"": 0.5, " ": 0.45}]
+    rows += [{"": 0.9}, {"": 0.9}, {"I": 0.9}]
+    frames = _frames(rows, classes, "TAXI")
+    chars = list("TAXI")
+    features = rapid.frame_features(frames, chars, [(0, 1), (1, 2), (2, 3)])
+    space, gap, relative = zip(*features, strict=True)
+    assert space[2] == pytest.approx(0.45) and max(space[:2]) < 0.01
+    assert gap == (1.0, 1.0, 3.0) and relative[2] == 1.5  # three blank frames, line median 1
+    # without frames (or with frames of another reading) the features are missing
+    assert rapid.frame_features(None, chars, [(0, 1)]) == [[-1.0, -1.0, -1.0]]
+    assert rapid.frame_features(frames, chars[:3], [(0, 1)]) == [[-1.0, -1.0, -1.0]]
+
+
 def test_the_packaged_space_scorer_reads_its_own_lexicon() -> None:
     words = rapid.space_lexicon()
     assert {"TOTAL", "INVOICE", "CASH", "SUMME"} <= words

@@ -427,6 +427,9 @@ SPACE_FEATURES: tuple[str, ...] = (
     "word_right",
     "word_whole",
     "word_across",
+    "frame_space",
+    "frame_gap",
+    "frame_gap_line",
 )
 """What decides whether two neighbouring characters of a RapidOCR line belong to two words
 (:func:`pair_features`)."""
@@ -511,14 +514,16 @@ def pair_features(
     boxes: Sequence[Sequence[Sequence[float]]],
     page_line_height: float,
     lexicon: frozenset[str] = frozenset(),
+    frames: Frames | None = None,
 ) -> tuple[list[int], list[bool], list[list[float]]]:
     """The line's kept characters (indexes: no spaces, no CJK), and for each two
     neighbouring kept characters whether the recognizer put a space (or CJK) between them
     and the :data:`SPACE_FEATURES`: the widest blank column run between their centres in
     line heights and relative to the line's median such run, their centre distance and box
     gap in median pitches, the line's height relative to the page's median, the two
-    characters' kinds, a lower-to-upper and a letter/digit change, and what the
-    ``lexicon`` says (:func:`word_features`)."""
+    characters' kinds, a lower-to-upper and a letter/digit change, what the ``lexicon``
+    says (:func:`word_features`) and what the recognizer's ``frames`` say between the two
+    (:func:`frame_features`)."""
     kept = [i for i, c in enumerate(chars) if c.strip() and not _cjk(c)]
     forced: list[bool] = []
     rows: list[list[float]] = []
@@ -541,6 +546,7 @@ def pair_features(
     glyph = _glyph_width(middle, len(kept))
     forced = [b - a > 1 for a, b in pairs]
     words = word_features(chars, kept, forced, lexicon)
+    framed = frame_features(frames, chars, pairs)
     for k, ((a, b), run, step) in enumerate(zip(pairs, runs, steps, strict=True)):
         left, right = _kind(chars[a]), _kind(chars[b])
         before = runs[k - 1] if k else 0.0
@@ -565,9 +571,33 @@ def pair_features(
                     and "digit" in (left, right)
                 ),
                 *words[k],
+                *framed[k],
             ]
         )
     return kept, forced, rows
+
+
+def frame_features(
+    frames: Frames | None, chars: Sequence[str], pairs: Sequence[tuple[int, int]]
+) -> list[list[float]]:
+    """Per pair of the line's characters, what the recognizer's frames (:class:`Frames`,
+    one span per character of ``chars``) say between them: the highest probability of
+    its space class on the frames from the left character's last to the right one's
+    first, the frames between the two characters, and those relative to the line's median
+    (all -1 without frames)."""
+    missing = [-1.0, -1.0, -1.0]
+    if frames is None or len(frames.spans) != len(chars) or " " not in frames.classes:
+        return [missing for _ in pairs]
+    space = frames.classes.index(" ")
+    column = np.exp(frames.log_probs[:, space].astype(np.float64))
+    gaps = [float(frames.spans[b][0] - frames.spans[a][1] - 1) for a, b in pairs]
+    typical = statistics.median(gaps) + 1.0 if gaps else 1.0
+    rows: list[list[float]] = []
+    for (a, b), gap in zip(pairs, gaps, strict=True):
+        first, last = frames.spans[a][1], frames.spans[b][0]
+        peak = float(column[first : last + 1].max()) if last >= first else 0.0
+        rows.append([peak, gap, gap / typical])
+    return rows
 
 
 def _space_model() -> Any:
@@ -683,9 +713,10 @@ def split_lines(
         if not chars or len(chars) != len(boxes):
             words.extend(_proportional(text, line_box, confidence, line_id, vertical))
             continue
+        frames = line[6] if len(line) > 6 and isinstance(line[6], Frames) else None
         if scorer is not None:
             kept, forced, rows = pair_features(
-                gray, line_box, chars, boxes, page_line_height, lexicon
+                gray, line_box, chars, boxes, page_line_height, lexicon, frames
             )
             cut = [
                 f or scorer.probability(row) >= SPACE_THRESHOLD
@@ -698,7 +729,6 @@ def split_lines(
             if position and cut[position - 1]:
                 groups.append([])
             groups[-1].append(index)
-        frames = line[6] if len(line) > 6 and isinstance(line[6], Frames) else None
         for group in groups:
             if not group:
                 continue
