@@ -92,3 +92,36 @@ def test_prose_column_beside_an_unruled_table_stays_out_of_it() -> None:
     assert len(tables) == 1
     assert not _texts(tables[0]) & {"project", "budget", "recommend", "committee"}
     assert tables[0].n_cols == 5
+
+
+WRAPPED = [
+    ("Personnel", ["Headcount rose", "to 397"], "B-7500", "9,790,172"),
+    ("Services", ["Phase two", "on schedule"], "A-8399", "-4,150,961"),
+    ("Research", ["Renewables", "reached"], "A-3153", "6,195,924"),
+    ("Energy", ["We recommend", "these steps"], "X-1957", "7,689,534"),
+    ("Italy", ["Revenue grew by 26 % over the year", "in all regions"], "B-8184", "8,592,011"),
+    ("Austria", ["Liquidity remains high across the group"], "X-8684", "4,841,370"),
+    ("Netherlands", ["Figure 1 shows the indicators over time"], "D-4189", "9,959,560"),
+    ("Transport", ["Headcount rose to 668 at the year end"], "B-890", "6,973,113"),
+]
+
+
+def test_a_table_with_wrapped_cells_is_not_cut_at_a_wrapped_line() -> None:
+    """Rows whose description wraps over two lines set closer together than the rows, the
+    lower rows' descriptions running up to the next column: the last line of a wrapped
+    cell (one chunk) is no caption between two stacked tables."""
+    buf = io.BytesIO()
+    c = canvas.Canvas(buf, pagesize=A4)
+    c.setFont("Helvetica", 9)
+    y = 26 * cm
+    for label, desc, code, amount in WRAPPED:
+        c.drawString(2.5 * cm, y, label)
+        for i, line in enumerate(desc):
+            c.drawString(5.5 * cm, y - 10.5 * i, line)
+        c.drawString(11.3 * cm, y, code)
+        c.drawRightString(17 * cm, y, amount)
+        y -= 10.5 * len(desc) + 9
+    c.save()
+    found = _candidates(buf.getvalue())
+    assert len(found) == 1
+    assert {"Personnel", "Transport", "schedule"} <= _texts(found[0])

@@ -489,12 +489,15 @@ def _aligned(block: list[_Line], side: tuple[float, float], em: float) -> int:
 def _split_stacked(block: list[_Line]) -> list[list[_Line]]:
     """Two tables one above the other in one block: cut between two lines where a wider
     gap or a single-chunk line (a caption, a title) parts lines whose column gaps the other
-    side's chunks cross."""
+    side's chunks cross. The gap that counts as usual is the one between table rows (before
+    multi-chunk lines), not between a wrapped cell's lines; a wrapped cell's last line (a
+    single chunk closer to the line before it than rows are to each other) is no caption."""
     n = len(block)
     if sum(1 for line in block if line.multi) < 6:
         return [block]
     gaps = [b.box.y0 - a.box.y1 for a, b in itertools.pairwise(block)]
-    usual = median(gaps)
+    row_gaps = [g for g, line in zip(gaps, block[1:], strict=True) if line.multi]
+    usual = median(row_gaps) if len(row_gaps) >= 3 else median(gaps)
     best: tuple[float, int] | None = None
     for k in range(1, n):
         above, below = block[:k], block[k:]
@@ -502,7 +505,8 @@ def _split_stacked(block: list[_Line]) -> list[list[_Line]]:
             continue
         em = max(block[k - 1].em, block[k].em)
         wide = gaps[k - 1] > usual + 0.8 * em
-        single = not block[k - 1].multi or not block[k].multi
+        wrapped = _wrapped_end(block, k - 1, gaps, usual)
+        single = (not block[k - 1].multi and not wrapped) or not block[k].multi
         if not (wide or single) or (not block[k].multi and _tight(block[k - 1], block[k])):
             continue
         if _crossed(above[-8:], [line for line in below if line.multi][:4]):
@@ -516,6 +520,29 @@ def _split_stacked(block: list[_Line]) -> list[list[_Line]]:
     while upper and not upper[-1].multi and not (len(upper) > 1 and _tight(upper[-2], upper[-1])):
         upper.pop()
     return _split_stacked(upper) + _split_stacked(lower)
+
+
+def _wrapped_end(block: list[_Line], i: int, gaps: list[float], usual: float) -> bool:
+    """Is ``block[i]`` the rest of a wrapped cell: a single chunk that, with the single-chunk
+    lines between, hangs below a multi-chunk line (the row) closer than rows are to each
+    other, each inside the column of one of that row's chunks?"""
+    if block[i].multi:
+        return False
+    j = i - 1
+    while j >= 0 and not block[j].multi and gaps[j] < usual and _tight(block[j], block[j + 1]):
+        j -= 1
+    if j < 0 or not block[j].multi or not gaps[j] < usual or not _tight(block[j], block[j + 1]):
+        return False
+    spans = [(min(w.box.x0 for w in c), max(w.box.x1 for w in c)) for c in block[j].chunks]
+    for line in block[j + 1 : i + 1]:
+        x0, x1 = line.box.x0, line.box.x1
+        inside = [m for m, (a, b) in enumerate(spans) if x0 < b and x1 > a]
+        if len(inside) != 1:
+            return False
+        m = inside[0]
+        if (m > 0 and x0 < spans[m - 1][1]) or (m + 1 < len(spans) and x1 > spans[m + 1][0]):
+            return False
+    return True
 
 
 def _tight(upper: _Line, lower: _Line) -> bool:
