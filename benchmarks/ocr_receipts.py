@@ -115,7 +115,10 @@ def pool(limit: int = 0, *, with_image: bool = True) -> list[dict[str, Any]]:
 def rapid_version() -> str:
     from importlib.metadata import version
 
-    return f"rapidocr_onnxruntime-{version('rapidocr_onnxruntime')}"
+    from prefect_docai.engines.page.rapid import REC_MIN_WIDTH
+
+    # The recognizer's input floor changes what it reads: another floor, another cache.
+    return f"rapidocr_onnxruntime-{version('rapidocr_onnxruntime')}-rec{REC_MIN_WIDTH}"
 
 
 def rapid_cache(data: bytes) -> Path:
@@ -192,8 +195,10 @@ def rapid_child(paths: list[str], *, timing: bool = False) -> None:
     from rapidocr_onnxruntime import RapidOCR
 
     from prefect_docai.engines.page.ctc import FrameRecorder
+    from prefect_docai.engines.page.rapid import narrow_recognizer
 
     engine = RapidOCR(intra_op_num_threads=1, inter_op_num_threads=1)
+    narrow_recognizer(engine.text_rec)
     engine.text_rec = FrameRecorder(engine.text_rec)
     seconds: list[float] = []
     cpu: list[float] = []

@@ -363,3 +363,21 @@ def test_the_engine_keeps_the_recognizer_frames_of_every_line() -> None:
         assert isinstance(frames, Frames) and frames.text == line[1]
         assert len(frames.spans) == len(line[4])  # one span per character read
         assert frames.log_probs.shape[1] == len(frames.classes) < 300
+
+
+@needs_rapid
+def test_a_short_crop_is_read_without_the_320_px_floor() -> None:
+    """RapidOCR pads every crop to at least 320 px; a short word is read from an input as
+    wide as itself (rapid.REC_MIN_WIDTH), which the recognizer's frame count shows (one
+    frame per 8 px of input)."""
+    from PIL import ImageDraw, ImageFont
+
+    image = Image.new("L", (420, 160), 255)
+    font = ImageFont.load_default(size=40)
+    ImageDraw.Draw(image).text((40, 50), "RM 5", fill=0, font=font)
+    words = rapid.recognize(np.asarray(image))
+    assert "".join(w.text for w in words).replace(" ", "") == "RM5"
+    recorder = rapid._load().text_rec
+    frames = [f for f in recorder.last if f is not None]
+    assert len(frames) == 1
+    assert frames[0].log_probs.shape[0] < 320 // 8

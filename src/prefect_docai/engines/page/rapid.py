@@ -89,6 +89,16 @@ detector loses lines set close under others (the date under a receipt's "Datum U
 labels; the visible German receipts lose a date and a total that way). Bounding the area
 instead, at what RapidOCR's bound leaves a 4:3 photo, keeps a long receipt's resolution
 and costs a photo or an A4 page the same as before."""
+REC_MIN_WIDTH = 48
+"""The narrowest input the recognizer is given, in pixels at its 48-px height: one square.
+
+RapidOCR pads every batch of crops to at least 320 px, PaddleOCR's training width, so a
+short crop ("1,99", "RM", "TOTAL") was read from an input mostly of padding. Without that
+floor each batch is as wide as its widest crop (the crops are sorted by width, so a batch's
+crops are alike). Measured on 60 SROIE pool receipts with the shipped space and respelling
+scorers (``python /tmp`` script, before any retraining): case-folded CER 0.0377 -> 0.0359,
+word F1 0.8747 -> 0.8797, and the recognizer's time on the visible German receipts about
+one fifth lower."""
 _MAX_SIDE = 100_000
 """RapidOCR's own bound, set out of the way: :func:`recognize` has already applied
 :data:`PIXEL_BUDGET`."""
@@ -258,9 +268,17 @@ def _load() -> Any:
                 )
             )
         )
+        narrow_recognizer(_engine.text_rec)
         # Keep each crop's frames: words are respelled from them (split_lines).
         _engine.text_rec = FrameRecorder(_engine.text_rec)
     return _engine
+
+
+def narrow_recognizer(recognizer: Any) -> None:
+    """Lower RapidOCR's recognizer's input floor to :data:`REC_MIN_WIDTH` (its
+    ``rec_image_shape`` is channels, height, minimum width)."""
+    channels, height, _ = recognizer.rec_image_shape[:3]
+    recognizer.rec_image_shape = [channels, height, REC_MIN_WIDTH]
 
 
 def release_freed() -> None:
@@ -719,8 +737,8 @@ def split_lines(
                 gray, line_box, chars, boxes, page_line_height, lexicon, frames
             )
             cut = [
-                f or scorer.probability(row) >= SPACE_THRESHOLD
-                for f, row in zip(forced, rows, strict=True)
+                f or p >= SPACE_THRESHOLD
+                for f, p in zip(forced, _probabilities(scorer, rows), strict=True)
             ]
         else:
             kept, cut = _gap_cuts(gray, line_box, chars, boxes, gap, pitch_ratio)
@@ -756,6 +774,14 @@ def split_lines(
                 )
             )
     return words
+
+
+def _probabilities(scorer: Any, rows: Sequence[Sequence[float]]) -> list[float]:
+    """The scorer's probability of each row, all rows at once where it can."""
+    batch = getattr(scorer, "probabilities", None)
+    if callable(batch):
+        return list(batch(rows))
+    return [scorer.probability(row) for row in rows]
 
 
 def _gap_cuts(
