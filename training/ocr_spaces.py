@@ -43,6 +43,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -151,8 +152,6 @@ def annotation_scale(result: list[list[Any]], truth: list[dict[str, Any]]) -> fl
                 ratios.append(mine / theirs)
     if not ratios:
         return 1.0
-    import statistics
-
     return float(statistics.median(ratios))
 
 

@@ -62,6 +62,7 @@ from typing import Any
 from benchmarks.tables import Doc, GtTable, _overlap, cell_counts, corpus_dir, f1, load_corpus
 
 from prefect_docai.engines.pluginspec import EngineOptions
+from prefect_docai.engines.tables.engine import find_candidates
 from prefect_docai.engines.tables.extent import (
     ROW_FEATURE_NAMES,
     ROW_MODEL_FILE,
@@ -70,7 +71,6 @@ from prefect_docai.engines.tables.extent import (
     row_features,
     slice_rows,
 )
-from prefect_docai.engines.tables.finders import find_tables
 from prefect_docai.engines.tables.geometry import PageInput
 from prefect_docai.engines.tables.grid import GridTable
 from prefect_docai.engines.tables.inputs import page_inputs
@@ -87,7 +87,6 @@ from prefect_docai.engines.tables.rowsep import (
     line_features,
     split_rows,
 )
-from prefect_docai.engines.tables.wordboxes import as_text_layer
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = ROOT / "src" / "prefect_docai" / "engines" / "data" / MODEL_FILE
@@ -164,8 +163,7 @@ def _extract(
 ) -> tuple[list[tuple[PageInput, list[GridTable]]], float]:
     """The pages' candidates and the CPU seconds the engine spends on them; the page inputs
     (the OCR pass) come from the cache when there, a scan's word boxes are given a text
-    layer's extent (``wordboxes.as_text_layer``, as ``engine.page_candidates`` does) and
-    the finders always run."""
+    layer's extent and the finders run (``engine.find_candidates``, as the engine does)."""
     path = CACHE / _engine_key() / f"{key}.pickle"
     if cache and path.exists():
         with path.open("rb") as fh:
@@ -180,8 +178,7 @@ def _extract(
             with path.open("wb") as fh:
                 pickle.dump((pages, seconds), fh)
     t0 = time.process_time()
-    pages = [as_text_layer(page) for page in pages]
-    found = [(page, find_tables(page)) for page in pages]
+    found = find_candidates(pages)
     return found, seconds + time.process_time() - t0
 
 

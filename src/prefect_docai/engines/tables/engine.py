@@ -74,8 +74,15 @@ def page_candidates(
     """Every page (a scan's word boxes given a text layer's extent, ``wordboxes.py``) and
     the candidate tables the rules find on it, and the page count."""
     pages, page_count = page_inputs(data, options)
-    pages = [as_text_layer(page) for page in pages]
-    return [(page, find_tables(page)) for page in pages], page_count
+    return find_candidates(pages), page_count
+
+
+def find_candidates(pages: list[PageInput]) -> list[tuple[PageInput, list[GridTable]]]:
+    """Each page's candidate tables, after its inputs are read (a scan's word boxes given a
+    text layer's extent first, ``wordboxes.py``); ``training/tables.py`` calls it on cached
+    inputs, so the models are trained on the very candidates the engine finds."""
+    laid = [as_text_layer(page) for page in pages]
+    return [(page, find_tables(page)) for page in laid]
 
 
 def keep_tables(
