@@ -5,7 +5,7 @@ from __future__ import annotations
 from prefect_docai.engines.page.model import Word
 from prefect_docai.engines.pluginspec import EngineOptions
 from prefect_docai.engines.tables.engine import find_tables, keep_tables, page_candidates
-from prefect_docai.engines.tables.geometry import Box, PageInput, PointWord
+from prefect_docai.engines.tables.geometry import Box, PageInput, PointWord, Ruling
 from prefect_docai.engines.tables.grid import GridTable
 from prefect_docai.engines.tables.regions import (
     FEATURE_NAMES,
@@ -107,3 +107,33 @@ def test_model_drops_false_tables_and_keeps_real_ones() -> None:
         real_rules += min(1, len(candidates))
         real_kept += min(1, len(keep_tables(candidates, page)))
     assert real_kept >= real_rules - 1
+
+
+def _sparse_ruled_page() -> PageInput:
+    """A ruled 6 x 5 grid where every body row leaves some cells empty (no full row)."""
+    xs = [50.0, 150.0, 230.0, 310.0, 390.0, 470.0]
+    ys = [100.0 + 18 * r for r in range(7)]
+    segments = [Ruling(xs[0], y, xs[-1], y) for y in ys] + [Ruling(x, ys[0], x, ys[-1]) for x in xs]
+    words = [_word(h, xs[c] + 4, ys[0] + 4) for c, h in enumerate(["", "A", "B", "C", "D"]) if h]
+    for r, name in enumerate(["North", "South", "East", "West", "Total"], start=1):
+        words.append(_word(name, xs[0] + 4, ys[r] + 4))
+        for c in range(1, 5):
+            if (r + c) % 3:
+                words.append(_word(f"{r}{c}.5", xs[c] + 4, ys[r] + 4))
+    return PageInput(1, 595, 842, words, segments)
+
+
+def test_ruled_grid_features_do_not_depend_on_fill() -> None:
+    """A sparse ruled grid has no full row, yet every cell is closed by rules and every
+    row holds two filled cells or more; a grid found by word alignment alone has no rules."""
+    page = _sparse_ruled_page()
+    (table,) = find_tables(page)
+    assert table.kind == "ruled"
+    feats = region_features(table, page)
+    assert _feature(feats, "full_rows") == 0.0
+    assert _feature(feats, "ruled_cells") == 1.0
+    assert _feature(feats, "multi_rows") == 1.0
+    assert _feature(feats, "dense_cols") == 1.0
+    unruled = _numeric_page()
+    (stream,) = find_tables(unruled)
+    assert _feature(region_features(stream, unruled), "ruled_cells") == 0.0

@@ -10,6 +10,7 @@ from prefect_docai.engines.tables.wordboxes import (
     DESCENT,
     SIDE_BEARING,
     as_text_layer,
+    is_speck,
     text_layer_boxes,
 )
 
@@ -54,3 +55,20 @@ def test_only_ocr_pages_are_changed() -> None:
     assert {w.text: w.box.y0 for w in scan.words} == {"ace": 10, "Hello": 10}
     assert [w.text for w in words] == ["ace", "Hello"]  # the page's own words are untouched
     assert words[0].box.y0 == 13
+
+
+def test_specks_read_with_low_confidence_are_dropped() -> None:
+    def word(text: str, x: float, confidence: float) -> PointWord:
+        return PointWord(Word(text, (0.0, 0.0, 0.0, 0.0), confidence), Box(x, 10, x + 20, 20))
+
+    words = [
+        word("France", 10, 0.95),
+        word(".", 32, 0.2),  # noise after a word
+        word("-", 60, 0.9),  # a dash read with confidence: an empty-value marker
+        word("~", 90, 0.0),
+        word("12", 120, 0.3),  # a number read badly is still a number
+    ]
+    assert [is_speck(w) for w in words] == [False, True, False, True, False]
+    page = as_text_layer(PageInput(1, 600.0, 800.0, words, ocr=True))
+    assert [w.text for w in page.words] == ["France", "-", "12"]
+    assert as_text_layer(PageInput(1, 600.0, 800.0, words)).words == words

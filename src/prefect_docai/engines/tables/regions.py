@@ -3,7 +3,9 @@
 The finders (``lattice``, ``stream``) propose candidate tables by rules; text blocks, lists,
 key-value blocks and multi-column prose can pass them. ``region_features`` describes a
 candidate by what tells these apart (whitespace gaps between columns, rulings, column
-alignment, numeric share, text-line lengths, how much it reads like prose) and
+alignment, numeric share, text-line lengths, how much it reads like prose; for grids whose
+cells are often empty, measures that do not hang on the fill: the share of cells closed by
+rulings, of rows with two filled cells, of columns filled in half the rows) and
 ``RegionModel`` scores it with a gradient-boosted tree ensemble trained by
 ``training/tables.py`` (stored as plain JSON in ``engines/data``, read by
 :mod:`prefect_docai.engines.learned`: no scikit-learn at run time).
@@ -57,6 +59,9 @@ FEATURE_NAMES: tuple[str, ...] = (
     "row_pitch_cv",
     "page_word_share",
     "tables_on_page",
+    "multi_rows",
+    "dense_cols",
+    "ruled_cells",
 )
 
 _MARKER = re.compile(r"^(?:[•·◦▪‣∙*\-–—]|\(?[0-9ivxIVX]{1,4}[.)]|\(?[a-zA-Z][.)])$")
@@ -64,6 +69,52 @@ _MARKER = re.compile(r"^(?:[•·◦▪‣∙*\-–—]|\(?[0-9ivxIVX]{1,4}[.)]|
 
 def _cell_extent(cell: Cell) -> tuple[float, float]:
     return min(w.box.x0 for w in cell.words), max(w.box.x1 for w in cell.words)
+
+
+def _covered(
+    edges: list[tuple[float, float, float]], at: float, lo: float, hi: float, tol: float
+) -> bool:
+    """Whether rulings ``(position, start, end)`` lying within ``tol`` of ``at`` cover at least
+    80 % of the span ``lo..hi``."""
+    spans = sorted(
+        (max(lo, a), min(hi, b)) for p, a, b in edges if abs(p - at) <= tol and b > lo and a < hi
+    )
+    covered, reach = 0.0, lo
+    for a, b in spans:
+        if b > reach:
+            covered += b - max(a, reach)
+            reach = b
+    return covered >= 0.8 * (hi - lo)
+
+
+def ruled_cell_share(table: GridTable, page: PageInput) -> float:
+    """The share of the grid's cells, empty ones included, closed by rulings on all four
+    sides: a ruled grid whatever its fill (a sparse ruled table has empty cells and
+    no full row, yet every cell is boxed)."""
+    if not table.cells or not page.segments:
+        return 0.0
+    tol = 0.3 * (page.em() or 10.0)
+    box = table.box
+    near = [
+        s
+        for s in page.segments
+        if min(s.x0, s.x1) <= box.x1 + tol
+        and max(s.x0, s.x1) >= box.x0 - tol
+        and min(s.y0, s.y1) <= box.y1 + tol
+        and max(s.y0, s.y1) >= box.y0 - tol
+    ]
+    rows = [((s.y0 + s.y1) / 2, min(s.x0, s.x1), max(s.x0, s.x1)) for s in near if s.horizontal]
+    cols = [((s.x0 + s.x1) / 2, min(s.y0, s.y1), max(s.y0, s.y1)) for s in near if not s.horizontal]
+    closed = 0
+    for c in table.cells:
+        b = c.box
+        closed += (
+            _covered(rows, b.y0, b.x0, b.x1, tol)
+            and _covered(rows, b.y1, b.x0, b.x1, tol)
+            and _covered(cols, b.x0, b.y0, b.y1, tol)
+            and _covered(cols, b.x1, b.y0, b.y1, tol)
+        )
+    return closed / len(table.cells)
 
 
 def region_features(table: GridTable, page: PageInput, tables_on_page: int = 1) -> list[float]:
@@ -88,6 +139,12 @@ def region_features(table: GridTable, page: PageInput, tables_on_page: int = 1) 
     for c in filled:
         rows_filled.setdefault(c.row, set()).update(range(c.col, c.col + c.col_span))
     full_rows = sum(1 for cols in rows_filled.values() if len(cols) >= n_cols)
+    multi_rows = sum(1 for cols in rows_filled.values() if len(cols) >= 2)
+    col_rows: dict[int, set[int]] = {}
+    for c in filled:
+        for col in range(c.col, c.col + c.col_span):
+            col_rows.setdefault(col, set()).add(c.row)
+    dense_cols = sum(1 for r in col_rows.values() if 2 * len(r) >= n_rows)
     # whitespace between neighbouring columns, and how well each column lines up
     extents = {
         col: (min(_cell_extent(c)[0] for c in cells), max(_cell_extent(c)[1] for c in cells))
@@ -154,6 +211,9 @@ def region_features(table: GridTable, page: PageInput, tables_on_page: int = 1) 
         pitch_cv,
         words_in_cells / max(1, len(page.words)),
         float(tables_on_page),
+        multi_rows / n_rows,
+        dense_cols / n_cols,
+        ruled_cell_share(table, page),
     ]
 
 
