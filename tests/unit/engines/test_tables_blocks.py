@@ -125,3 +125,50 @@ def test_a_table_with_wrapped_cells_is_not_cut_at_a_wrapped_line() -> None:
     found = _candidates(buf.getvalue())
     assert len(found) == 1
     assert {"Personnel", "Transport", "schedule"} <= _texts(found[0])
+
+
+UPPER = [
+    ("Site", "Description", "Amount"),
+    ("Germany", "Results are summed up below", "2,147,914"),
+    ("Maintenance", "Figure 1 shows the trend", "5,421,179"),
+    ("Other services", "The costs", "2,962,891"),
+    ("Spain", "The audit found no major faults", "8,541,027"),
+    ("Sweden", "Investments in", "3,705,447"),
+]
+LOWER = [
+    ("Site", "Median", "Plan"),
+    ("Belgium", "0", "22"),
+    ("Maintenance", "-1", "24"),
+    ("Construction", "1", "59"),
+    ("France", "0", "74"),
+    ("Raw materials", "1", "99"),
+]
+
+
+def test_stacked_tables_overlapping_in_width_are_two_candidates() -> None:
+    """A narrow table right below a wider one, starting inside the wider one's description
+    column: no column gap of either is crossed by the other's cells, but the narrow one
+    leaves the wide one's first column empty, so they are two tables, not one of four
+    columns."""
+    buf = io.BytesIO()
+    c = canvas.Canvas(buf, pagesize=A4)
+    c.setFont("Helvetica", 9)
+    y = 26 * cm
+    for label, desc, amount in UPPER:
+        c.drawString(2.5 * cm, y, label)
+        c.drawString(5.5 * cm, y, desc)
+        c.drawRightString(13 * cm, y, amount)
+        y -= 18
+    c.drawString(9.5 * cm, y - 6, "Women")
+    y -= 26
+    for label, median, plan in LOWER:
+        c.drawString(8 * cm, y, label)
+        c.drawRightString(12 * cm, y, median)
+        c.drawRightString(14 * cm, y, plan)
+        y -= 16
+    c.save()
+    found = _candidates(buf.getvalue())
+    assert len(found) == 2
+    upper, lower = sorted(found, key=lambda t: t.box.y0)
+    assert "Germany" in _texts(upper) and "Belgium" not in _texts(upper)
+    assert "Belgium" in _texts(lower) and "Germany" not in _texts(lower)

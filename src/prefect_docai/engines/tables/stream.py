@@ -489,9 +489,10 @@ def _aligned(block: list[_Line], side: tuple[float, float], em: float) -> int:
 def _split_stacked(block: list[_Line]) -> list[list[_Line]]:
     """Two tables one above the other in one block: cut between two lines where a wider
     gap or a single-chunk line (a caption, a title) parts lines whose column gaps the other
-    side's chunks cross. The gap that counts as usual is the one between table rows (before
-    multi-chunk lines), not between a wrapped cell's lines; a wrapped cell's last line (a
-    single chunk closer to the line before it than rows are to each other) is no caption."""
+    side's chunks cross, or whose first column the other side leaves empty. The gap that
+    counts as usual is the one between table rows (before multi-chunk lines), not between a
+    wrapped cell's lines; a wrapped cell's last line (a single chunk closer to the line before
+    it than rows are to each other) is no caption."""
     n = len(block)
     if sum(1 for line in block if line.multi) < 6:
         return [block]
@@ -509,7 +510,11 @@ def _split_stacked(block: list[_Line]) -> list[list[_Line]]:
         single = (not block[k - 1].multi and not wrapped) or not block[k].multi
         if not (wide or single) or (not block[k].multi and _tight(block[k - 1], block[k])):
             continue
-        if _crossed(above[-8:], [line for line in below if line.multi][:4]):
+        if (
+            _crossed(above[-8:], [line for line in below if line.multi][:4])
+            or _stub_left_empty(above[-8:], below[:8])
+            or _stub_left_empty(below[:8], above[-8:])
+        ):
             score = gaps[k - 1] + (em if single else 0.0)
             if best is None or score > best[0]:
                 best = (score, k)
@@ -557,6 +562,23 @@ def _data_lines(lines: list[_Line]) -> int:
         for line in lines
         if line.multi and any(is_numeric(" ".join(w.text for w in c)) for c in line.chunks)
     )
+
+
+def _stub_left_empty(part: list[_Line], other: list[_Line]) -> bool:
+    """Does ``other`` leave empty the first column of ``part``, one that every multi-chunk line
+    of ``part`` fills? Two tables one above the other that overlap in width, one starting
+    inside the other's columns: their column gaps need not cross (``_crossed``), yet the
+    narrower one has no word in the wider one's first column."""
+    multi = [line for line in part if line.multi]
+    if len(multi) < 2:
+        return False
+    cols = _columns(part)
+    if len(cols) < 2:
+        return False
+    a, b = cols[0]
+    if not all(any(a <= w.box.cx <= b for w in line.words) for line in multi):
+        return False
+    return not any(a <= w.box.cx <= b for line in other for w in line.words)
 
 
 def _crossed(part: list[_Line], other: list[_Line]) -> bool:
