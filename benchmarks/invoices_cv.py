@@ -289,9 +289,9 @@ def pages_version() -> str:
 
     digest = hashlib.sha256(",".join(INVOICE_LANGUAGES).encode())
     digest.update(("|" + ",".join(INVOICE_DETECTED)).encode())
-    # RapidOCR's learned word spaces and respellings (a photographed page is read by
-    # RapidOCR) as well.
-    learned = [src / "data" / "rapid_spaces.json", src / "data" / "rapid_respell.json"]
+    # RapidOCR's learned word spaces, respellings and commas (a photographed page is read
+    # by RapidOCR) as well.
+    learned = [src / "data" / f"rapid_{name}.json" for name in ("spaces", "respell", "punct")]
     for path in [*sorted((src / "page").glob("*.py")), *learned]:
         digest.update(path.name.encode())
         digest.update(path.read_bytes())

@@ -175,6 +175,7 @@ def ocr_version() -> str:
         # RapidOCR's learned word spaces decide its words as much as the sources do.
         src / "data" / "rapid_spaces.json",
         src / "data" / "rapid_respell.json",
+        src / "data" / "rapid_punct.json",
     ]
     for path in files:
         digest.update(path.name.encode())

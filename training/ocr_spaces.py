@@ -28,10 +28,17 @@ word is a word of the annotated lines the word's line overlaps and the reading i
 The model is gradient boosting of stumps (depth 1, 100 trees; chosen on the fitted folds'
 own figures among depths 1-3 and a logistic regression).
 
+And the punctuation scorer shipped as ``engines/data/rapid_punct.json``: every character of
+a RapidOCR line read as "." or ",", and every point after a character where the
+recognizer's frames give a comma at least ``ctc.PUNCT_FLOOR`` but no mark was read (a comma
+the greedy reading dropped, most often at a line's end), is a row of
+:data:`ctc.PUNCT_FEATURES`, labelled 1 when the annotated lines have a comma there
+(:func:`punct_labels`). Gradient boosting of depth 2, 100 trees (fixed beforehand).
+
 Evaluation (``benchmarks/results/ocr_spaces.json``): the pool's two merchant-grouped folds
 (``benchmarks.ocr_receipts.pool``), fitted on one and scored on the other, case-folded CER and
 word F1 of the whole reading, without and with the respelling scorer (fitted on the same
-fold, with that fold's lexicon), next to the blank-run rule (``rapid.SPLIT_GAP`` /
+fold, with that fold's lexicon), and with the punctuation scorer (same fold) besides, next to the blank-run rule (``rapid.SPLIT_GAP`` /
 ``SPLIT_PITCH``, chosen on those folds by ``benchmarks.ocr_receipts``); then the model fitted
 on the whole pool on the visible SROIE receipts (never trained on).
 
@@ -246,13 +253,19 @@ def score(
     model: Any,
     known: frozenset[str] = frozenset(),
     respell: Any = None,
+    punctuate: Any = None,
 ) -> Score:
     from prefect_docai.engines.page.rapid import split_lines
 
     total = Score()
     for sample in samples:
         words = split_lines(
-            sample["result"], sample["gray"], model=model, lexicon=known, respell=respell
+            sample["result"],
+            sample["gray"],
+            model=model,
+            lexicon=known,
+            respell=respell,
+            punctuate=punctuate,
         )
         text = text_of([(w.text, w.box, w.confidence, w.line) for w in words])
         total.add(sample["id"], text, sample["reference"], 0.0, casefold=True)
@@ -289,6 +302,87 @@ def respell_rows(
             rows.append(list(candidate.row))
             labels.append(int(candidate.word in truth and candidate.text.upper() not in truth))
     return np.array(rows, dtype=np.float64), np.array(labels, dtype=np.int64)
+
+
+def punct_labels(chars: list[str], candidates: list[Any], truth_text: str) -> list[int | None]:
+    """Per comma candidate of a line (:func:`ctc.punctuation_candidates`): 1 where the
+    annotated text has a comma there, 0 where it has a full stop (a mark read) or no mark
+    (a dropped one), ``None`` where the alignment (edit operations, case-folded, spaces
+    removed) does not tell."""
+    from rapidfuzz.distance import Levenshtein
+
+    kept = [i for i, c in enumerate(chars) if c.strip()]
+    truth = "".join(truth_text.upper().split())
+    mine = "".join(chars[i] for i in kept).upper()
+    mapped: dict[int, int] = {}
+    for tag, a0, a1, b0, b1 in Levenshtein.opcodes(mine, truth):
+        if tag in ("equal", "replace") and a1 - a0 == b1 - b0:
+            for k in range(a1 - a0):
+                mapped[a0 + k] = b0 + k
+    labels: list[int | None] = []
+    for candidate in candidates:
+        position = kept.index(candidate.index)
+        at = mapped.get(position)
+        if at is None:
+            labels.append(None)
+        elif not candidate.dropped:
+            labels.append({",": 1, ".": 0}.get(truth[at]))
+        elif position + 1 < len(kept):
+            following = mapped.get(position + 1)
+            if following == at + 1:
+                labels.append(0)
+            elif following == at + 2 and truth[at + 1] == ",":
+                labels.append(1)
+            else:
+                labels.append(None)
+        elif at + 1 == len(truth):
+            labels.append(0)
+        else:
+            labels.append(1 if truth[at + 1] == "," else None)
+    return labels
+
+
+def punct_rows(samples: list[dict[str, Any]]) -> tuple[np.ndarray, np.ndarray]:
+    """Rows of :data:`ctc.PUNCT_FEATURES` for every comma candidate of the RapidOCR lines
+    of ``samples`` (those with frames), labelled by :func:`punct_labels` against the
+    annotated lines the line's box overlaps (candidates without a label are not used)."""
+    from prefect_docai.engines.page import rapid
+    from prefect_docai.engines.page.ctc import Frames, punctuation_candidates
+
+    rows: list[list[float]] = []
+    labels: list[int] = []
+    for sample in samples:
+        for line in sample["result"]:
+            frames = line[6] if len(line) > 6 and isinstance(line[6], Frames) else None
+            chars = rapid.line_chars(line)
+            if frames is None or not chars:
+                continue
+            candidates = punctuation_candidates(frames, chars)
+            if not candidates:
+                continue
+            truth = _truth_text(rapid._quad_box(line[0]), sample["lines"])
+            for candidate, label in zip(
+                candidates, punct_labels(chars, candidates, truth), strict=True
+            ):
+                if label is not None:
+                    rows.append(list(candidate.row))
+                    labels.append(label)
+    return np.array(rows, dtype=np.float64), np.array(labels, dtype=np.int64)
+
+
+def fit_punct(rows: np.ndarray, labels: np.ndarray) -> Any:
+    """The punctuation scorer: gradient boosting of depth 2 (fixed beforehand)."""
+    from prefect_docai.engines.page.ctc import PUNCT_FEATURES
+    from training.receipts import fit_trees
+
+    return fit_trees(rows, labels, PUNCT_FEATURES, 2)
+
+
+def punctuator(scorer: Any) -> Any:
+    """``split_lines``' comma decision from a fitted punctuation scorer."""
+    from prefect_docai.engines.page.rapid import PUNCT_THRESHOLD
+
+    return lambda candidate, _line: scorer.probability(candidate.row) >= PUNCT_THRESHOLD
 
 
 def fit_respell(rows: np.ndarray, labels: np.ndarray) -> Any:
@@ -377,11 +471,17 @@ def main(argv: list[str] | None = None) -> int:
         x, y = stacked(train, known)
         model = fit(x, y)
         respelling = fit_respell(*respell_rows(train, model, known))
+        punct_x, punct_y = punct_rows(train)
+        punctuation = fit_punct(punct_x, punct_y)
         entry = {
             "fitted_pairs": len(y),
             "lexicon_words": len(known),
+            "punct_rows": {"rows": len(punct_y), "commas": int(punct_y.sum())},
             "model": _figures(score(test, model, known)),
             "model_respelled": _figures(score(test, model, known, respeller(respelling))),
+            "model_respelled_punctuated": _figures(
+                score(test, model, known, respeller(respelling), punctuator(punctuation))
+            ),
             "model_without_lexicon": _figures(score(test, fit(*stacked(train, frozenset())))),
             "blank_run_rule": _figures(score(test, None)),
         }
@@ -396,6 +496,10 @@ def main(argv: list[str] | None = None) -> int:
     respell_x, respell_y = respell_rows(samples, final, known)
     report["respell_rows"] = {"rows": len(respell_y), "positives": int(respell_y.sum())}
     final_respelling = fit_respell(respell_x, respell_y)
+    punct_x, punct_y = punct_rows(samples)
+    report["punct_rows"] = {"rows": len(punct_y), "commas": int(punct_y.sum())}
+    final_punctuation = fit_punct(punct_x, punct_y)
+    shipped = (respeller(final_respelling), punctuator(final_punctuation))
     corpus = corpus_dir()
     visible = []
     shown = sroie_samples(corpus, 0)
@@ -425,23 +529,29 @@ def main(argv: list[str] | None = None) -> int:
     report["visible"] = {
         "model": _figures(score(visible, final, known)),
         "model_respelled": _figures(score(visible, final, known, respeller(final_respelling))),
+        "model_respelled_punctuated": _figures(score(visible, final, known, *shipped)),
         "blank_run_rule": _figures(score(visible, None)),
     }
     report["in_sample_pool"] = _figures(score(samples, final, known))
     report["in_sample_pool_respelled"] = _figures(
         score(samples, final, known, respeller(final_respelling))
     )
-    print(f"visible: {report['visible']}  in-sample pool: {report['in_sample_pool']}")
+    report["in_sample_pool_respelled_punctuated"] = _figures(score(samples, final, known, *shipped))
+    print(
+        f"visible: {report['visible']}  in-sample pool: {report['in_sample_pool']}"
+        f" {report['in_sample_pool_respelled']} {report['in_sample_pool_respelled_punctuated']}"
+    )
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / "ocr_spaces.json").write_text(json.dumps(report, indent=2) + "\n")
     if args.write:
-        from prefect_docai.engines.page.rapid import RESPELL_MODEL, SPACE_MODEL
+        from prefect_docai.engines.page.rapid import PUNCT_MODEL, RESPELL_MODEL, SPACE_MODEL
 
         blob = json.loads(final.to_json())
         blob["lexicon"] = sorted(known)
         (DATA / SPACE_MODEL).write_text(json.dumps(blob, separators=(",", ":")) + "\n")
         (DATA / RESPELL_MODEL).write_text(final_respelling.to_json())
-        print(f"wrote {DATA / SPACE_MODEL} and {DATA / RESPELL_MODEL}")
+        (DATA / PUNCT_MODEL).write_text(final_punctuation.to_json())
+        print(f"wrote {DATA / SPACE_MODEL}, {DATA / RESPELL_MODEL} and {DATA / PUNCT_MODEL}")
     return 0
 
 

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from training.ocr_spaces import _labels, _truth_text, annotation_scale, scaled_lines
+from training.ocr_spaces import (
+    _labels,
+    _truth_text,
+    annotation_scale,
+    punct_labels,
+    scaled_lines,
+)
 
 
 def test_a_pair_is_labelled_by_the_annotated_space() -> None:
@@ -102,3 +108,21 @@ def test_annotated_boxes_are_brought_to_the_pixels_of_a_shrunk_image() -> None:
     assert _truth_text((60, 195, 280, 235), scaled) == "TOTAL 12.50"
     # nothing to match: the boxes are taken as they are
     assert annotation_scale([line([0, 0, 30, 10], "RM")], truth) == 1.0
+
+
+def test_comma_candidates_are_labelled_by_the_annotated_marks() -> None:
+    from prefect_docai.engines.page.ctc import Punctuation
+
+    chars = list("ALAM SETIA 1.5")
+
+    def at(index: int, dropped: bool) -> Punctuation:
+        return Punctuation(index, dropped, ())
+
+    candidates = [at(3, True), at(12, False), at(13, True), at(9, True)]
+    # the annotation prints "ALAM," and "1,5" and ends the line after "5"
+    assert punct_labels(chars, candidates, "Alam, Setia 1,5") == [1, 1, 0, 0]
+    # a full stop annotated as read is a 0, a comma the annotation has not is a 0 too
+    assert punct_labels(chars, candidates, "ALAM SETIA 1.5") == [0, 0, 0, 0]
+    # where the annotation goes on past the line with another character: no label
+    assert punct_labels(chars, [at(13, True)], "ALAM SETIA 1.5 RM") == [None]
+    assert punct_labels(chars, [at(13, True)], "ALAM SETIA 1.5,") == [1]

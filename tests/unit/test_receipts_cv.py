@@ -104,6 +104,7 @@ def test_ocr_version_changes_with_the_page_loader(
         "receipt/engine.py",
         "data/rapid_spaces.json",
         "data/rapid_respell.json",
+        "data/rapid_punct.json",
     )
     for name in names:
         (engines / name).write_text("x = 1\n")
@@ -119,6 +120,10 @@ def test_ocr_version_changes_with_the_page_loader(
     third = cv.ocr_version()
     (engines / "data" / "rapid_respell.json").write_text("{}\n")
     assert cv.ocr_version() != third
+    # and a retrained punctuation scorer puts other commas
+    fourth = cv.ocr_version()
+    (engines / "data" / "rapid_punct.json").write_text("{}\n")
+    assert cv.ocr_version() != fourth
 
 
 def test_the_oracle_finds_the_best_run_of_words_and_classes_our_miss() -> None:

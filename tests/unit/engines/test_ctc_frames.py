@@ -9,12 +9,14 @@ import numpy as np
 import pytest
 
 from prefect_docai.engines.page.ctc import (
+    PUNCT_FEATURES,
     FrameRecorder,
     Frames,
     folded_frames,
     greedy_spans,
     kept_columns,
     neighbours,
+    punctuation_candidates,
     respell_candidate,
     respelled_text,
     word_likelihood,
@@ -177,3 +179,44 @@ def test_the_recorder_gives_each_crop_its_own_frames_in_the_crops_order() -> Non
     assert [r[0] for r in results] == ["AAAB", "AB", "AAB"]
     assert [f.text if f else None for f in recorder.last] == ["AAAB", "AB", "AAB"]
     assert recorder.last[1] is not None and recorder.last[1].spans == ((0, 0), (7, 7))
+
+
+MARKS = ("", "A", "L", "M", "1", "5", ",", ".", " ", "，")
+"""Classes with a full-width comma beside the ASCII one (NFKC folds both to ",")."""
+
+
+def marks_of(rows: list[dict[str, float]], text: str) -> Frames:
+    probs = np.full((len(rows), len(MARKS)), 1e-6)
+    for t, row in enumerate(rows):
+        for name, p in row.items():
+            probs[t, MARKS.index(name)] = p
+    best = probs.argmax(axis=1)
+    folded = tuple("," if c == "，" else c for c in MARKS)
+    return Frames(np.log(probs).astype(np.float32), folded, tuple(greedy_spans(best)), text, 0.9)
+
+
+def test_a_comma_the_greedy_reading_dropped_at_the_line_end_is_a_candidate() -> None:
+    rows = [{"A": 0.9}, {"": 0.9}, {"L": 0.9}, {"": 0.9}, {"A": 0.9}, {"": 0.9}, {"M": 0.9}]
+    rows += [{"": 0.8, ",": 0.08, "，": 0.07}, {"": 0.95}]
+    frames = marks_of(rows, "ALAM")
+    found = punctuation_candidates(frames, list("ALAM"))
+    assert [(c.index, c.dropped) for c in found] == [(3, True)]
+    row = dict(zip(PUNCT_FEATURES, found[0].row, strict=True))
+    # the two classes folding to "," are summed: 0.15, not the greedy's 0.08
+    assert math.exp(row["comma_log"]) == pytest.approx(0.15, abs=1e-4)
+    assert row["dropped"] == 1.0 and row["line_end"] == 1.0
+    assert row["left_upper"] == 1.0 and row["right_none"] == 1.0
+    # a faint comma (under the floor) is no candidate
+    faint = [*rows[:7], {"": 0.99, ",": 0.005}, {"": 0.99}]
+    assert punctuation_candidates(marks_of(faint, "ALAM"), list("ALAM")) == []
+
+
+def test_a_read_full_stop_or_comma_is_a_candidate_with_its_neighbours() -> None:
+    rows = [{"1": 0.9}, {"": 0.9}, {".": 0.5, ",": 0.3}, {"": 0.9}, {"5": 0.9}]
+    found = punctuation_candidates(marks_of(rows, "1.5"), list("1.5"))
+    assert [(c.index, c.dropped) for c in found] == [(1, False)]
+    row = dict(zip(PUNCT_FEATURES, found[0].row, strict=True))
+    assert row["read_dot"] == 1.0 and row["digits_around"] == 1.0
+    assert row["margin"] == pytest.approx(math.log(0.3 / 0.5), abs=1e-3)
+    # a dropped comma is not looked for next to a mark that was read
+    assert not any(c.dropped for c in found)

@@ -13,7 +13,7 @@ from PIL import Image
 
 from prefect_docai.engines.page import document as page_document
 from prefect_docai.engines.page import rapid
-from prefect_docai.engines.page.ctc import RESPELL_FEATURES, Frames, greedy_spans
+from prefect_docai.engines.page.ctc import PUNCT_FEATURES, RESPELL_FEATURES, Frames, greedy_spans
 from prefect_docai.engines.page.document import load_document, ocr_engine_setting
 from prefect_docai.engines.page.ocr import OcrWord
 from prefect_docai.engines.pluginspec import EngineOptions
@@ -315,6 +315,75 @@ def test_a_word_takes_the_lexicon_spelling_its_frames_support_when_the_scorer_sa
     # a line without frames is read as it is
     bare = rapid.split_lines([line[:6]], None, model=None, lexicon=lexicon, respell=yes)
     assert [w.text for w in bare] == ["JALAU", "7"]
+
+
+def _alam_line() -> list[object]:
+    """A line read "ALAM 1.5" whose frames hold a faint comma after "M" (dropped at the
+    greedy reading) and a comma second to the full stop between the digits."""
+    classes = ("", "A", "L", "M", " ", "1", "5", ",", ".")
+    rows: list[dict[str, float]] = []
+    for char in "ALAM":
+        rows += [{char: 0.95}, {"": 0.95}]
+    rows[-1] = {"": 0.7, ",": 0.25}
+    rows += [{" ": 0.9}, {"1": 0.95}, {"": 0.95}, {".": 0.5, ",": 0.4}, {"": 0.95}, {"5": 0.95}]
+    frames = _frames(rows, classes, "ALAM 1.5")
+    chars = list("ALAM 1.5")
+    boxes = [[[10 * i, 0], [10 * i + 8, 0], [10 * i + 8, 20], [10 * i, 20]] for i in range(8)]
+    return [[[0, 0], [80, 0], [80, 20], [0, 20]], "ALAM 1.5", 0.9, boxes, chars, [0.9] * 8, frames]
+
+
+def test_the_punctuation_scorer_decides_each_comma_candidate_of_a_line() -> None:
+    line = _alam_line()
+    asked: list[tuple[int, bool, int]] = []
+
+    def comma(found: object, line_id: int) -> bool:
+        asked.append((found.index, found.dropped, line_id))  # type: ignore[attr-defined]
+        return True
+
+    words = rapid.split_lines([line], None, model=None, respell=None, punctuate=comma)
+    assert [w.text for w in words] == ["ALAM,", "1,5"]
+    assert asked == [(3, True, 0), (6, False, 0)]
+    no = rapid.split_lines([line], None, model=None, respell=None, punctuate=lambda f, i: False)
+    assert [w.text for w in no] == ["ALAM", "1.5"]
+    kept = rapid.split_lines([line], None, model=None, respell=None, punctuate=None)
+    assert [w.text for w in kept] == ["ALAM", "1.5"]
+
+
+def test_a_comma_after_a_respelled_word_follows_the_new_spelling() -> None:
+    from prefect_docai.engines.page.ctc import Respelling
+
+    chars = list("JALAU,7")
+    found = Respelling((0, 1, 2, 3, 4), "JALAU", "JALAN", ())
+    assert rapid.spelled_word(chars, range(5), {}, {4: ","}, found) == "JALAN,"
+    assert rapid.spelled_word(chars, range(7), {5: "."}, {}, found) == "JALAN.7"
+    assert rapid.spelled_word(chars, range(7)) == "JALAU,7"
+
+
+def test_the_packaged_punctuation_scorer_follows_the_frames() -> None:
+    import math
+
+    from prefect_docai.engines.learned import packaged
+
+    scorer = packaged(rapid.PUNCT_MODEL, PUNCT_FEATURES)
+    assert scorer is not None
+
+    def probability(**values: float) -> float:
+        row = dict.fromkeys(PUNCT_FEATURES, 0.0) | values
+        return scorer.probability([row[name] for name in PUNCT_FEATURES])
+
+    # A comma left out after an address line's last word, its frames giving it 0.3 ...
+    line_end = {"dropped": 1.0, "line_end": 1.0, "left_upper": 1.0, "right_none": 1.0}
+    line_end |= {"dot_log": math.log(0.001), "space_log": math.log(0.01), "frames": 3.0}
+    likely = line_end | {"comma_log": math.log(0.3), "margin": math.log(300)}
+    assert probability(**likely) >= rapid.PUNCT_THRESHOLD
+    # ... is put back; one the frames give 0.02 is not,
+    faint = line_end | {"comma_log": math.log(0.02), "margin": math.log(20)}
+    assert probability(**faint) < rapid.PUNCT_THRESHOLD
+    # and an amount's full stop stays one.
+    amount = {"read_dot": 1.0, "left_digit": 1.0, "right_digit": 1.0, "digits_around": 1.0}
+    amount |= {"comma_log": math.log(0.005), "dot_log": math.log(0.99), "frames": 2.0}
+    amount |= {"space_log": math.log(0.001), "margin": math.log(0.005 / 0.99)}
+    assert probability(**amount) < rapid.PUNCT_THRESHOLD
 
 
 def test_the_packaged_respelling_scorer_follows_the_frames() -> None:

@@ -334,3 +334,114 @@ def respelled_text(chars: Sequence[str], group: Sequence[int], respelling: Respe
         elif i not in respelling.core:
             out.append(chars[i])
     return "".join(out)
+
+
+PUNCT_KINDS = ("upper", "lower", "digit", "other", "none")
+"""The kinds of the characters either side of a punctuation candidate ("none": the line's
+start or end)."""
+PUNCT_FEATURES = (
+    "read_dot",
+    "read_comma",
+    "dropped",
+    "line_end",
+    "comma_log",
+    "dot_log",
+    "space_log",
+    "margin",
+    "frames",
+    *(f"left_{kind}" for kind in PUNCT_KINDS),
+    *(f"right_{kind}" for kind in PUNCT_KINDS),
+    "digits_around",
+    "spaced_after",
+)
+"""What the punctuation scorer reads of a point of a line where a comma may be
+(:func:`punctuation_candidates`)."""
+PUNCT_FLOOR = 0.01
+"""A comma the greedy reading dropped is a candidate where its probability reaches this on
+one frame between two characters or after the line's last one (candidate generation: the
+scorer decides)."""
+
+
+@dataclass(frozen=True)
+class Punctuation:
+    """A point of a line where the greedy reading may have the wrong mark: the character
+    ``index`` read as "." or "," (``dropped`` false: the scorer says which of the two it
+    is), or the character after which a comma no character was read for may stand
+    (``dropped`` true), with the scorer's :data:`PUNCT_FEATURES` row."""
+
+    index: int
+    dropped: bool
+    row: tuple[float, ...]
+
+
+def _punct_kind(char: str | None) -> str:
+    if char is None:
+        return "none"
+    if char.isalpha():
+        return "upper" if char.isupper() else "lower"
+    return "digit" if char.isdigit() else "other"
+
+
+def punctuation_candidates(frames: Frames, chars: Sequence[str]) -> list[Punctuation]:
+    """The line's comma candidates (see :class:`Punctuation`): every character read as
+    "." or ",", and every gap between two neighbouring characters (or after the last)
+    whose frames give a comma at least :data:`PUNCT_FLOOR` where no mark was read.
+    Probabilities sum the recognizer's classes that fold to one mark (full-width "，" is
+    ","); a row holds, on the character's frames or the gap's, the highest comma, full
+    stop and space probability (natural logs), the comma's lead over the full stop, the
+    number of frames, the kinds of the characters before and after (:data:`PUNCT_KINDS`),
+    whether both are digits ("1.50") and whether the recognizer put a space after."""
+    if len(chars) != len(frames.spans) or not all(m in frames.classes for m in ",. "):
+        return []
+    probs = np.exp(frames.log_probs.astype(np.float64))
+
+    def column(mark: str) -> npt.NDArray[np.float64]:
+        picked = [j for j, c in enumerate(frames.classes) if c == mark]
+        summed: npt.NDArray[np.float64] = probs[:, picked].sum(axis=1)
+        return summed
+
+    comma, dot, space = column(","), column("."), column(" ")
+    kept = [i for i, c in enumerate(chars) if c.strip()]
+    out: list[Punctuation] = []
+
+    def row(kind: str, first: int, last: int, position: int, step: int) -> tuple[float, ...]:
+        """``position`` in ``kept``: the read mark (step 1) or the character before the
+        gap (step 0 for the character after: position + 1)."""
+        left = chars[kept[position - step]] if position - step >= 0 else None
+        after = position + 1
+        right = chars[kept[after]] if after < len(kept) else None
+        logs = [
+            math.log(float(values[first : last + 1].max()) + FLOOR)
+            for values in (comma, dot, space)
+        ]
+        kinds = (_punct_kind(left), _punct_kind(right))
+        return (
+            float(kind == "."),
+            float(kind == ","),
+            float(kind == "dropped"),
+            float(right is None),
+            *logs,
+            logs[0] - logs[1],
+            float(last - first + 1),
+            *(float(kinds[0] == k) for k in PUNCT_KINDS),
+            *(float(kinds[1] == k) for k in PUNCT_KINDS),
+            float(kinds == ("digit", "digit")),
+            float(after < len(kept) and kept[after] - kept[position] > 1),
+        )
+
+    total = frames.log_probs.shape[0]
+    for position, index in enumerate(kept):
+        char = chars[index]
+        if char in ".,":
+            first, last = frames.spans[index]
+            out.append(Punctuation(index, False, row(char, first, last, position, 1)))
+            continue
+        following = chars[kept[position + 1]] if position + 1 < len(kept) else None
+        if following is not None and following in ".,:;":
+            continue
+        first = frames.spans[index][1] + 1
+        last = frames.spans[kept[position + 1]][0] - 1 if following is not None else total - 1
+        if last < first or float(comma[first : last + 1].max()) < PUNCT_FLOOR:
+            continue
+        out.append(Punctuation(index, True, row("dropped", first, last, position, 0)))
+    return out

@@ -24,7 +24,10 @@ A word the space scorer's lexicon does not know but that is near a lexicon word
 ("JALAU", "Alain") may be respelled: :class:`~prefect_docai.engines.page.ctc.FrameRecorder`
 keeps the recognizer's per-frame probabilities of each line, and a learned scorer
 (:data:`RESPELL_MODEL`) weighs how much better they support the lexicon word than the
-reading (:func:`split_lines`).
+reading (:func:`split_lines`). The same frames say where the greedy reading put a full stop
+for a comma or dropped a comma (most often at a line's end: "SETIA ALAM,"); a learned
+scorer (:data:`PUNCT_MODEL`, :func:`~prefect_docai.engines.page.ctc.punctuation_candidates`)
+decides each such point.
 
 Use :func:`available` before :func:`recognize`; without the package the page loader keeps
 Tesseract.
@@ -63,12 +66,14 @@ import numpy as np
 import numpy.typing as npt
 
 from prefect_docai.engines.page.ctc import (
+    PUNCT_FEATURES,
     RESPELL_FEATURES,
     FrameRecorder,
     Frames,
+    Punctuation,
     Respelling,
+    punctuation_candidates,
     respell_candidate,
-    respelled_text,
 )
 from prefect_docai.engines.page.ocr import OcrWord
 from prefect_docai.engines.page.raster import Gray
@@ -464,9 +469,19 @@ RESPELL_THRESHOLD = 0.5
 """A word is respelled when the respelling scorer gives its lexicon neighbour at least
 this probability."""
 
+PUNCT_MODEL = "rapid_punct.json"
+"""The learned punctuation scorer in ``engines/data/`` (``training/ocr_spaces.py``): whether
+a comma stands where the recognizer read a full stop, a comma or no mark
+(:func:`prefect_docai.engines.page.ctc.punctuation_candidates`)."""
+PUNCT_THRESHOLD = 0.5
+"""A candidate is a comma when the punctuation scorer gives it at least this probability."""
+
 Respeller = Callable[[Respelling, int], bool]
 """Decides whether a word (its :class:`Respelling`, on the line of the given id) takes its
 lexicon neighbour's spelling."""
+Punctuator = Callable[[Punctuation, int], bool]
+"""Decides whether a :class:`Punctuation` candidate (on the line of the given id) is a
+comma."""
 
 
 def _kind(char: str) -> str:
@@ -633,6 +648,59 @@ def _packaged_respeller() -> Respeller | None:
     return lambda found, _line: scorer.probability(found.row) >= RESPELL_THRESHOLD
 
 
+def _packaged_punctuator() -> Punctuator | None:
+    from prefect_docai.engines.learned import packaged
+
+    scorer = packaged(PUNCT_MODEL, PUNCT_FEATURES)
+    if scorer is None:
+        return None
+    return lambda found, _line: scorer.probability(found.row) >= PUNCT_THRESHOLD
+
+
+def line_marks(
+    frames: Frames | None, chars: Sequence[str], line_id: int, punctuate: Punctuator | None
+) -> tuple[dict[int, str], dict[int, str]]:
+    """What ``punctuate`` makes of the line's comma candidates
+    (:func:`~prefect_docai.engines.page.ctc.punctuation_candidates`): the characters read
+    as "." or "," it spells otherwise (index to mark), and the characters a dropped comma
+    follows (index to ",")."""
+    swapped: dict[int, str] = {}
+    after: dict[int, str] = {}
+    if frames is None or punctuate is None:
+        return swapped, after
+    for found in punctuation_candidates(frames, chars):
+        comma = punctuate(found, line_id)
+        if found.dropped:
+            if comma:
+                after[found.index] = ","
+        elif (mark := "," if comma else ".") != chars[found.index]:
+            swapped[found.index] = mark
+    return swapped, after
+
+
+def spelled_word(
+    chars: Sequence[str],
+    group: Sequence[int],
+    swapped: dict[int, str] | None = None,
+    after: dict[int, str] | None = None,
+    respelling: Respelling | None = None,
+) -> str:
+    """The word of the line's characters ``group``: ``respelling``'s word in place of its
+    core, the marks of :func:`line_marks` (``swapped``, ``after``) where they fall outside
+    the core or after its last character."""
+    swapped, after = swapped or {}, after or {}
+    core = set(respelling.core) if respelling is not None else set()
+    out = []
+    for i in group:
+        if respelling is not None and i == respelling.core[0]:
+            out.append(respelling.cased())
+        elif i not in core:
+            out.append(swapped.get(i, chars[i]))
+        if i not in core or respelling is None or i == respelling.core[-1]:
+            out.append(after.get(i, ""))
+    return "".join(out)
+
+
 _lexicons: dict[str, frozenset[str]] = {}
 
 
@@ -698,6 +766,7 @@ def split_lines(
     model: Any = "packaged",
     lexicon: frozenset[str] | None = None,
     respell: Respeller | str | None = "packaged",
+    punctuate: Punctuator | str | None = "packaged",
 ) -> list[OcrWord]:
     """RapidOCR's lines (``return_word_box=True``: quadrilateral, text, confidence,
     character boxes, characters, character confidences) as words (see the module
@@ -711,10 +780,14 @@ def split_lines(
     A line that carries its recognizer frames (element 6, :func:`with_frames`) has each
     word not in the ``lexicon`` offered the lexicon word near it that the frames support
     best; ``respell`` decides (by default the packaged respelling scorer with the packaged
-    space scorer, none with another; ``None``: words stay as read)."""
+    space scorer, none with another; ``None``: words stay as read). Its comma candidates
+    (:func:`line_marks`) are decided by ``punctuate`` (likewise the packaged punctuation
+    scorer by default, none with another scorer)."""
     scorer = _space_model() if model == "packaged" else model
     if respell == "packaged":
         respell = _packaged_respeller() if model == "packaged" else None
+    if punctuate == "packaged":
+        punctuate = _packaged_punctuator() if model == "packaged" else None
     if lexicon is None:
         lexicon = space_lexicon() if model == "packaged" else frozenset()
     heights = [_quad_box(line[0])[3] - _quad_box(line[0])[1] for line in result]
@@ -742,6 +815,9 @@ def split_lines(
             ]
         else:
             kept, cut = _gap_cuts(gray, line_box, chars, boxes, gap, pitch_ratio)
+        swapped, after = line_marks(
+            frames, chars, line_id, punctuate if callable(punctuate) else None
+        )
         groups: list[list[int]] = [[]]
         for position, index in enumerate(kept):
             if position and cut[position - 1]:
@@ -750,11 +826,12 @@ def split_lines(
         for group in groups:
             if not group:
                 continue
-            spelled = "".join(chars[i] for i in group)
+            respelling = None
             if frames is not None and callable(respell):
                 found = respell_candidate(frames, chars, confs, group, lexicon)
                 if found is not None and respell(found, line_id):
-                    spelled = respelled_text(chars, group, found)
+                    respelling = found
+            spelled = spelled_word(chars, group, swapped, after, respelling)
             x0, _, x1, _ = _quad_box([p for i in group for p in boxes[i]])
             # Character boxes span the CTC columns, not the glyphs' height: keep the line's.
             box = (max(x0, line_box[0]), line_box[1], min(x1, line_box[2]), line_box[3])
