@@ -344,7 +344,8 @@ def run_ours(doc: Doc, pages: list[int], raster: bool) -> list[Pred]:
     from prefect_docai.models import TableExtractionResult
 
     engine = TableEngine()
-    options = EngineOptions(languages=("eng",), output_formats=("JSON",))
+    # as the HTTP API calls the engine for an upload without languageHint
+    options = EngineOptions(language_hinted=False, output_formats=("JSON",))
     inputs: list[tuple[int, bytes]]
     inputs = [(page, _png(doc, page)) for page in pages] if raster else [(0, doc.path.read_bytes())]
     preds: list[Pred] = []

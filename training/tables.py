@@ -169,7 +169,8 @@ def _extract(
         with path.open("rb") as fh:
             pages, seconds = pickle.load(fh)
     else:
-        options = EngineOptions(languages=("eng",), output_formats=("JSON",))
+        # as the HTTP API calls the engine for an upload without languageHint
+        options = EngineOptions(language_hinted=False, output_formats=("JSON",))
         t0 = time.process_time()
         pages, _ = page_inputs(data, options)
         seconds = time.process_time() - t0

@@ -35,6 +35,7 @@ class LifecycleResult(BaseModel):
     sha256: str
     texts: list[str]
     languages: list[str]
+    language_hinted: bool
     output_formats: list[str]
     threshold: float | None
 
@@ -110,6 +111,7 @@ class _LifecycleEngine:
             sha256=hashlib.sha256(data).hexdigest(),
             texts=texts,
             languages=list(options.languages),
+            language_hinted=options.language_hinted,
             output_formats=list(options.output_formats),
             threshold=options.threshold,
         )

@@ -58,6 +58,22 @@ def test_parameters_as_form_fields(api: Api) -> None:
     assert result["output_formats"] == ["CSV"]
 
 
+@pytest.mark.parametrize(
+    ("form", "hinted"),
+    [({}, False), ({"languageHint": " "}, False), ({"languageHint": "en"}, True)],
+)
+def test_no_language_hint_reaches_the_engine_as_such(
+    api: Api, form: dict[str, str], hinted: bool
+) -> None:
+    """English either way, but only an explicit hint forces it: without one the table
+    engine may find a scan's language (``EngineOptions.language_hinted``); the job row
+    keeps the difference, so a job run after a restart behaves the same."""
+    job_id = api.job("ToolTableExtraction", documents.pdf("t"), form=form)
+    result = api.wait(job_id).json()["result"]
+    assert result["languages"] == ["eng"]
+    assert result["language_hinted"] is hinted
+
+
 def test_form_field_wins_over_query(api: Api) -> None:
     job_id = api.job(
         "ToolICR", documents.pdf("x"), params={"threshold": "0.1"}, form={"threshold": "0.9"}

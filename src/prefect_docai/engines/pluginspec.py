@@ -52,6 +52,12 @@ class EngineOptions:
     """
 
     languages: tuple[str, ...] = ("eng",)
+    language_hinted: bool = True
+    """``False`` when the upload named no language (``languageHint`` absent or empty):
+    ``languages`` is then the spec's default English, and an engine may find a scanned
+    page's main language itself (ToolTableExtraction reads such a page again in German,
+    French, Dutch, Italian or Spanish, ``engines.tables.inputs``). ``True``: the hint
+    forces ``languages``."""
     output_formats: tuple[str, ...] = ()
     threshold: float | None = None
     file_name: str = "document"

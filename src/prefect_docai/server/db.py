@@ -137,7 +137,8 @@ class JobRow(Base):
     """Pages of a job run in batches whose partial outcome is stored (``server/batches.py``)."""
     output_formats: Mapped[str] = mapped_column(String(100))
     # Text: a hint of many languages expands to more Tesseract packs than a short VARCHAR
-    # holds, and PostgreSQL (unlike SQLite) enforces the length.
+    # holds, and PostgreSQL (unlike SQLite) enforces the length. "" when the upload named
+    # no language (``EngineOptions.language_hinted`` False: English, a scan's language found).
     languages: Mapped[str] = mapped_column(Text)
     threshold: Mapped[float | None] = mapped_column(Float, nullable=True)
     email: Mapped[str | None] = mapped_column(String(320), nullable=True)

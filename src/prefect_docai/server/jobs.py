@@ -273,8 +273,11 @@ class JobRunner:
             return
         requested = tuple(job.output_formats.split(",")) if job.output_formats else ()
         formats = tuple(dict.fromkeys([*requested, *ZIP_FORMATS.get(tool, ())]))
+        # "" = no languageHint: English, and the engine may find a scan's language.
+        hinted = tuple(code for code in job.languages.split(",") if code)
         options = EngineOptions(
-            languages=tuple(job.languages.split(",")),
+            languages=hinted or ("eng",),
+            language_hinted=bool(hinted),
             output_formats=formats,
             threshold=job.threshold,
             file_name=job.file_name,

@@ -141,6 +141,8 @@ def _identifier() -> Any:
     return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=False)
 
 
+ENGLISH = "eng"
+
 MIN_DETECT_LETTERS = 100
 """Letters a first OCR reading needs before its language may send the page to another
 pack (a few words could be names or product codes in any language)."""
@@ -155,7 +157,9 @@ def main_language(
     companions such as English). When py3langid, restricted to ``languages`` and
     ``others``, finds it written in one of ``others``, the answer is ``languages`` with
     that pack in place of the first: a French page first read with ``deu+eng`` is read
-    again with ``fra+eng``, which keeps its accents and labels.
+    again with ``fra+eng``, which keeps its accents and labels. English is never dropped:
+    a page first read with ``eng`` alone is read again with ``fra+eng`` (codes, units and
+    English labels in a French table stay readable).
     """
     if not others or sum(c.isalpha() for c in text) < MIN_DETECT_LETTERS:
         return None
@@ -163,5 +167,6 @@ def main_language(
     code = detect_language(text, candidates)
     for pack in others:
         if pack not in languages and _iso_639_1(pack) == code:
-            return tuple(dict.fromkeys((pack, *languages[1:])))
+            companions = languages if languages[0] == ENGLISH else languages[1:]
+            return tuple(dict.fromkeys((pack, *companions)))
     return None

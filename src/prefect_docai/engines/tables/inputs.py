@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from prefect_docai.engines.page.document import Document, Page, load_document
+from prefect_docai.engines.page.languages import installed_languages
 from prefect_docai.engines.pluginspec import EngineOptions
 from prefect_docai.engines.tables.deskew import straighten_image, straighten_words
 from prefect_docai.engines.tables.geometry import Box, PageInput, PointWord, Ruling
@@ -21,12 +22,29 @@ from prefect_docai.engines.tables.rulings import raster_segments, vector_segment
 RULING_DPI = 200
 """Raster resolution for line detection on scans: rules are long, 200 dpi is plenty."""
 OCR_DPI = 300
+DETECTED = ("deu", "fra", "nld", "ita", "spa")
+"""Main languages a scanned page is checked for when the upload named no language
+(:attr:`EngineOptions.language_hinted` false): a page whose English reading py3langid finds
+written in one of them is read again with that pack and English (``load_document(detect=
+...)``, as the invoice engine does), so accents and words survive; the cells' second look
+(``reread.py``) reads with the same packs. Text-layer pages are not read at all."""
+
+
+def detected_languages(options: EngineOptions) -> tuple[str, ...]:
+    """The packs of :data:`DETECTED` installed, or none when the upload named its language
+    (the hint forces it) or asked for ``auto`` (the script found by OSD decides)."""
+    if options.language_hinted or options.languages == ("auto",):
+        return ()
+    installed = installed_languages()
+    return tuple(pack for pack in DETECTED if pack in installed)
 
 
 def page_inputs(data: bytes, options: EngineOptions) -> tuple[list[PageInput], int]:
     """Every page's words (text layer or OCR, straightened) and rulings, and the page
     count: what the table finders (``finders.find_tables``) work on."""
-    with load_document(data, languages=options.languages, dpi=OCR_DPI) as document:
+    with load_document(
+        data, languages=options.languages, dpi=OCR_DPI, detect=detected_languages(options)
+    ) as document:
         document.prefetch()
         pages = [_page_input(document, page) for page in document.pages]
         vector = _vector_rulings(document, pages)

@@ -100,6 +100,9 @@ class UploadParams:
     email: str | None
     output_formats: tuple[str, ...]
     languages: tuple[str, ...]
+    """Tesseract packs of the ``languageHint``; empty when the upload named none (stored
+    as ``""``: the engine then reads English and may detect a scan's language,
+    :attr:`EngineOptions.language_hinted`)."""
     threshold: float | None
 
 
@@ -159,7 +162,7 @@ def parse_params(tool: Tool, form: FormData, query: dict[str, str | None]) -> Up
         formats = tuple(dict.fromkeys(names))
     hint = _param(form, query["languageHint"], "languageHint")
     try:
-        languages = parse_language_hint(hint)
+        languages = parse_language_hint(hint) if hint is not None else ()
     except LanguageError as exc:
         raise Problem(400, "invalid_language", f"languageHint: {exc}.") from None
     threshold_raw = _param(form, query["threshold"], "threshold")
