@@ -192,6 +192,8 @@ def specs_for(features: tuple[str, ...]) -> list[tuple[tuple[str, ...], float]]:
     specs: list[tuple[tuple[str, ...], float]] = [(("raw",), 1.0)]
     if "ocr" in features:
         specs.append((("raw", "ocr"), 1.0))
+    if "reading" in features:
+        specs.append((("raw", "reading"), 1.0))
     return [*specs, (features, 1.0), (features, 0.1), (IDENTITY, 0.0)]
 
 
@@ -369,15 +371,17 @@ def values_unchanged(documents: Sequence[Document], confidence_map: ConfidenceMa
 # --- receipts ---------------------------------------------------------------------------
 
 
-def receipt_rows(sample: Any, result: Any, source: str) -> list[Row]:
-    """The calibrated fields of a receipt ``result`` with a value, against ``sample``'s
-    truth (compared as ``benchmarks.receipts_cv`` does: strict)."""
+def receipt_rows(sample: Any, read: tuple[Any, dict[str, float]], source: str) -> list[Row]:
+    """The calibrated fields of a receipt read (``extract_receipt_raw``'s result and
+    per-field readings) with a value, against ``sample``'s truth (compared as
+    ``benchmarks.receipts_cv`` does: strict)."""
     from benchmarks.receipts_cv import strict
 
     from prefect_docai.engines.receipt.confidence import field_features
 
     out = []
-    for name, (found, extra) in field_features(result).items():
+    result, field_readings = read
+    for name, (found, extra) in field_features(result, field_readings).items():
         truth = strict(name, sample.truth.get(name))
         value = strict(name, found.value)
         if truth is None or value is None:
@@ -405,7 +409,7 @@ def read_receipts_raw(folds: int) -> tuple[list[Row], list[Row], list[Row], list
     the pool's samples."""
     from benchmarks.receipts_cv import benchmark_groups, cached_pages, layouts_of
 
-    from prefect_docai.engines.receipt.extract import extract_receipt
+    from prefect_docai.engines.receipt.extract import extract_receipt_raw
     from prefect_docai.engines.receipt.line_model import shipped_model as shipped_lines
     from prefect_docai.engines.receipt.merchant_model import shipped_model as shipped_names
     from prefect_docai.engines.receipt.total_model import shipped_model as shipped_totals
@@ -423,8 +427,8 @@ def read_receipts_raw(folds: int) -> tuple[list[Row], list[Row], list[Row], list
     }
     shipped_rows: list[Row] = []
     for receipt in receipts:
-        result = extract_receipt(receipt.layouts, confidence_map=None)
-        shipped_rows += receipt_rows(receipt.sample, result, "pool")
+        read = extract_receipt_raw(receipt.layouts)
+        shipped_rows += receipt_rows(receipt.sample, read, "pool")
     oof_rows: list[Row] = []
     for fold in range(folds):
         train = [r for r, f in zip(receipts, fold_of, strict=True) if f != fold]
@@ -432,20 +436,19 @@ def read_receipts_raw(folds: int) -> tuple[list[Row], list[Row], list[Row], list
         for receipt, f in zip(receipts, fold_of, strict=True):
             if f != fold:
                 continue
-            result = extract_receipt(
+            read = extract_receipt_raw(
                 receipt.layouts,
                 total_model=models["total"] if shipped["total"] else None,
                 name_model=models["merchant"] if shipped["merchant"] else None,
                 line_model=models["lines"] if shipped["lines"] else None,
-                confidence_map=None,
             )
-            oof_rows += receipt_rows(receipt.sample, result, "pool")
+            oof_rows += receipt_rows(receipt.sample, read, "pool")
         print(f"  raw scores, fold {fold + 1}/{folds}", flush=True)
     visible_rows: list[Row] = []
     for sample in visible:
         layouts = layouts_of(cached_pages(sample.image.read_bytes()))
-        result = extract_receipt(layouts, confidence_map=None)
-        visible_rows += receipt_rows(sample, result, "visible")
+        read = extract_receipt_raw(layouts)
+        visible_rows += receipt_rows(sample, read, "visible")
     return shipped_rows, oof_rows, visible_rows, fold_of, pool
 
 

@@ -1,25 +1,29 @@
 """The receipt fields' calibrated confidences (issue #14 point 2): the shipped map loads and
-is monotone in the raw score per field, an empty page gives no confident field, and the
-engine's confidences go through the map, which changes no value."""
+is monotone in the raw score per field, an empty page gives no confident field, the
+engine's confidences go through the map, which changes no value, and the ``reading``
+feature comes from the recognizer confidences of the field's words."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
+import math
 
 import pytest
 from tests.unit.engines.invoice_docs import make_receipt
+from tests.unit.engines.test_receipt_fields import layout
 from tests.unit.engines.word_pages import constant_map
 
-from prefect_docai.engines.calibration import ConfidenceMap
-from prefect_docai.engines.extract.rows import build_layout
+from prefect_docai.engines.calibration import ConfidenceMap, FieldMap
+from prefect_docai.engines.extract.rows import PageLayout, build_layout
 from prefect_docai.engines.pluginspec import EngineOptions
 from prefect_docai.engines.receipt import ReceiptEngine
 from prefect_docai.engines.receipt import confidence as C
-from prefect_docai.engines.receipt.extract import extract_receipt
+from prefect_docai.engines.receipt.extract import extract_receipt, extract_receipt_raw
 from prefect_docai.models.results import Field, ReceiptResult
 
 RAWS = [0.001, 0.01, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99, 1.0]
-EXTRAS = list(itertools.product((-1.0, 0.0, 1.0), (0.0, 1.0)))
+EXTRAS = list(itertools.product((-1.0, 0.0, 1.0), (0.0, 1.0), (-4.6, 0.0, 4.6)))
 
 
 def _constant_map(value: float) -> ConfidenceMap:
@@ -27,7 +31,7 @@ def _constant_map(value: float) -> ConfidenceMap:
 
 
 def _fields(result: ReceiptResult) -> dict[str, Field]:
-    return {name: found for name, (found, _) in C.field_features(result).items()}
+    return {name: found for name, (found, _) in C.field_features(result, {}).items()}
 
 
 def test_shipped_map_loads_covers_every_field_and_is_monotone() -> None:
@@ -66,3 +70,64 @@ def test_the_engine_confidences_go_through_the_map(monkeypatch: pytest.MonkeyPat
     # a field the map does not cover keeps its raw score
     assert mapped.time is not None and shipped.time is not None
     assert mapped.time.confidence == shipped.time.confidence
+
+
+HEAD: list[str | tuple[str, ...]] = [
+    "INDAH GIFT & HOME DECO",
+    "27, JALAN DEDAP 13,",
+    "TAMAN JOHOR JAYA,",
+    "81100 JOHOR BAHRU, JOHOR.",
+    "Date: 19/10/2018",
+    ("Tea", "2.35"),
+    ("Total", "2.35"),
+]
+
+
+def _head(low: dict[str, float]) -> PageLayout:
+    """:data:`HEAD` with the words of ``low`` read at those confidences (the others 0.9)."""
+    words = [
+        dataclasses.replace(w, confidence=low.get(w.text, w.confidence))
+        for row in layout(HEAD).rows
+        for w in row.tokens
+    ]
+    return build_layout(1, words, 0.5, "ocr")
+
+
+def _logit(p: float) -> float:
+    return math.log(p / (1 - p))
+
+
+def test_reading_is_the_logit_of_the_least_sure_word_clipped() -> None:
+    words = layout(["A B"]).rows[0].tokens
+    assert C.reading([]) == C.NEUTRAL_READING
+    assert C.reading(words) == pytest.approx(_logit(0.9))
+    low = [words[0], dataclasses.replace(words[1], confidence=0.3)]
+    assert C.reading(low) == pytest.approx(_logit(0.3))
+    assert C.reading([dataclasses.replace(words[0], confidence=0.0)]) == pytest.approx(
+        _logit(C.READING_CLIP)
+    )
+
+
+def test_the_reading_comes_from_the_field_words_and_moves_the_confidence() -> None:
+    rules = {"total_model": None, "name_model": None, "line_model": None}
+    sure, sure_readings = extract_receipt_raw([_head({})], **rules)
+    unsure, unsure_readings = extract_receipt_raw([_head({"DEDAP": 0.3})], **rules)
+    address = sure.merchant.address
+    assert address is not None and "DEDAP" in str(address.value)
+    assert unsure.merchant.address is not None
+    assert unsure.merchant.address.value == address.value
+    assert sure_readings["address"] == pytest.approx(_logit(0.9))
+    assert unsure_readings["address"] == pytest.approx(_logit(0.3))
+    # a word outside the address leaves its reading alone
+    assert unsure_readings["total"] == sure_readings["total"] == pytest.approx(_logit(0.9))
+    # a map weighing only the reading: the address's confidence follows its least sure word
+    weights = tuple(1.0 if f == "reading" else 0.0 for f in C.FEATURES)
+    by_reading = ConfidenceMap(C.FEATURES, {"address": FieldMap(weights, 0.0)}, {})
+    high = extract_receipt([_head({})], **rules, confidence_map=by_reading).merchant.address
+    low = extract_receipt(
+        [_head({"DEDAP": 0.3})], **rules, confidence_map=by_reading
+    ).merchant.address
+    assert high is not None and low is not None
+    assert high.value == low.value
+    assert high.confidence == pytest.approx(0.9, abs=1e-3)
+    assert low.confidence == pytest.approx(0.3, abs=1e-3)

@@ -4,19 +4,35 @@
 The map (:class:`engines.calibration.ConfidenceMap`, ``engines/data/receipt_confidence.json``,
 fitted by ``training/calibration.py --tool receipt``) covers the fields of
 :data:`CALIBRATED`; every other field keeps its raw score. Only confidences change.
+
+The ``reading`` feature needs the words a field was read from, which the result does not
+keep: :func:`.extract.extract_receipt_raw` returns them as :func:`readings` next to the
+uncalibrated result, and the map is applied with both (:func:`calibrated`); the training
+script gets its rows from the same function.
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Mapping, Sequence
+
 from prefect_docai.engines import calibration
 from prefect_docai.engines.calibration import ConfidenceMap, field_at, packaged_map
+from prefect_docai.engines.page.model import Word
 from prefect_docai.models.results import Field, ReceiptResult
 
 MAP_FILE = "receipt_confidence.json"
-FEATURES = ("raw", "check", "located")
+FEATURES = ("raw", "check", "located", "reading")
 """``raw``: logit of the raw score; ``check``: for the total +1 when the line items sum to
 it, -1 when they do not, 0 when unknown (0 for the other fields); ``located``: 1 when the
-value has a box on the page."""
+value has a box on the page; ``reading``: how surely the OCR read the field's words, the
+logit of the lowest recognizer confidence among them (:func:`reading`)."""
+
+READING_CLIP = 0.01
+"""Word confidences are clipped into [READING_CLIP, 1 - READING_CLIP] before the logit."""
+NEUTRAL_READING = 0.0
+"""The ``reading`` of a field read from no word (logit 0: confidence 0.5, neither sure nor
+unsure; such a field has no box either, which ``located`` already says)."""
 
 CALIBRATED: dict[str, tuple[str, ...]] = {
     "merchant": ("merchant", "name"),
@@ -27,8 +43,34 @@ CALIBRATED: dict[str, tuple[str, ...]] = {
 """Field name (as ``benchmarks.receipts_cv`` scores it) → its path in :class:`ReceiptResult`."""
 
 
-def field_features(result: ReceiptResult) -> dict[str, tuple[Field, list[float]]]:
-    """Per calibrated field that has a value: the field and its features after ``raw``."""
+def reading(tokens: Sequence[Word]) -> float:
+    """The ``reading`` feature of a field read from ``tokens``: the logit of the lowest
+    recognizer confidence among them (one badly read word is enough to make the value
+    wrong), clipped into [READING_CLIP, 1 - READING_CLIP]; :data:`NEUTRAL_READING` for
+    no token."""
+    if not tokens:
+        return NEUTRAL_READING
+    low = min(max(min(t.confidence for t in tokens), READING_CLIP), 1.0 - READING_CLIP)
+    return math.log(low / (1.0 - low))
+
+
+def readings(tokens_of: Mapping[str, Sequence[Word] | None]) -> dict[str, float]:
+    """Per calibrated field name of ``tokens_of`` whose candidate was found: its
+    :func:`reading`."""
+    return {
+        name: reading(tokens)
+        for name, tokens in tokens_of.items()
+        if name in CALIBRATED and tokens is not None
+    }
+
+
+def field_features(
+    result: ReceiptResult, field_readings: Mapping[str, float]
+) -> dict[str, tuple[Field, list[float]]]:
+    """Per calibrated field that has a value: the field and its features after ``raw``
+    (``field_readings``: per field its :func:`reading`, as
+    :func:`.extract.extract_receipt_raw` gives them; a field missing there gets
+    :data:`NEUTRAL_READING`)."""
     items = result.checks.items_sum_to_total
     out = {}
     for name, path in CALIBRATED.items():
@@ -36,7 +78,8 @@ def field_features(result: ReceiptResult) -> dict[str, tuple[Field, list[float]]
         if found is None:
             continue
         check = 0.0 if name != "total" or items is None else (1.0 if items else -1.0)
-        out[name] = (found, [check, 1.0 if found.bbox is not None else 0.0])
+        located = 1.0 if found.bbox is not None else 0.0
+        out[name] = (found, [check, located, field_readings.get(name, NEUTRAL_READING)])
     return out
 
 
@@ -44,8 +87,13 @@ def shipped_map() -> ConfidenceMap | None:
     return packaged_map(MAP_FILE)
 
 
-def calibrated(result: ReceiptResult, confidence_map: ConfidenceMap | None) -> ReceiptResult:
+def calibrated(
+    result: ReceiptResult,
+    field_readings: Mapping[str, float],
+    confidence_map: ConfidenceMap | None,
+) -> ReceiptResult:
     """``result`` with the confidences of :data:`CALIBRATED` fields replaced by the map's
-    (``result`` itself when the map is ``None``)."""
-    features = {name: extra for name, (_, extra) in field_features(result).items()}
+    (``result`` itself when the map is ``None``); ``field_readings`` as for
+    :func:`field_features`."""
+    features = {name: extra for name, (_, extra) in field_features(result, field_readings).items()}
     return calibration.calibrated(result, CALIBRATED, features, confidence_map)

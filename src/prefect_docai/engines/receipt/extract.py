@@ -17,7 +17,7 @@ from prefect_docai.engines.extract.fields import make_field
 from prefect_docai.engines.extract.rows import PageLayout, Row
 from prefect_docai.engines.extract.tax import tax_breakdown, vat_ids
 from prefect_docai.engines.learned import LinearScorer, Scorer, TreeScorer
-from prefect_docai.engines.receipt.confidence import calibrated
+from prefect_docai.engines.receipt.confidence import calibrated, readings
 from prefect_docai.engines.receipt.confidence import shipped_map as shipped_confidence_map
 from prefect_docai.engines.receipt.dates import receipt_date
 from prefect_docai.engines.receipt.items import find_items
@@ -130,6 +130,24 @@ def extract_receipt(
     scorer's); ``SHIPPED`` = the packaged one if there is one, ``None`` = today's rules.
     ``confidence_map``: what turns the fields' raw scores into calibrated confidences
     (:mod:`.confidence`), ``SHIPPED`` the packaged one, ``None`` keeps the raw scores."""
+    result, field_readings = extract_receipt_raw(layouts, total_model, name_model, line_model)
+    mapping = shipped_confidence_map() if confidence_map == SHIPPED else confidence_map
+    return calibrated(
+        result, field_readings, mapping if isinstance(mapping, ConfidenceMap) else None
+    )
+
+
+def extract_receipt_raw(
+    layouts: Sequence[PageLayout],
+    total_model: Scorer | str | None = SHIPPED,
+    name_model: Scorer | str | None = SHIPPED,
+    line_model: LineModel | str | None = SHIPPED,
+) -> tuple[ReceiptResult, dict[str, float]]:
+    """:func:`extract_receipt` before the confidence map: the result with the fields' raw
+    scores, and per calibrated field found its ``reading`` feature
+    (:func:`.confidence.readings`, from the words of the field's candidate: the result
+    keeps no words), what the map needs besides the result. The map's training rows come
+    from here too (``training/calibration.py``)."""
     rows = _rows(layouts)
     separator = detect_decimal_separator(t.text for r in rows for t in r.tokens)
     totals_by = shipped_total_model() if total_model == SHIPPED else total_model
@@ -221,5 +239,12 @@ def extract_receipt(
         payment_method=_field(payment_method(rows)),
         checks=ReceiptChecks(items_sum_to_total=items_ok),
     )
-    mapping = shipped_confidence_map() if confidence_map == SHIPPED else confidence_map
-    return calibrated(result, mapping if isinstance(mapping, ConfidenceMap) else None)
+    field_readings = readings(
+        {
+            "merchant": None if name is None else name.tokens,
+            "address": None if address is None else address.tokens,
+            "date": None if date is None else date.tokens,
+            "total": None if total is None else total.tokens,
+        }
+    )
+    return result, field_readings
