@@ -370,7 +370,8 @@ def _printed_amounts(text: str) -> set[str]:
 
 
 def shown_fields(sample: Sample, text_layouts: Sequence[Any]) -> frozenset[str]:
-    """Truth fields whose value the page's text layer prints: a date (any format), an
+    """Truth fields whose value the page's text layer prints: a date (any format, numeric
+    ones read day-first and month-first), an
     amount (any grouping; sign aside), an id with or without blanks, a name's words in
     sequence, a currency's code or symbol."""
     from prefect_docai.engines.extract.candidates import date_in
@@ -385,9 +386,12 @@ def shown_fields(sample: Sample, text_layouts: Sequence[Any]) -> frozenset[str]:
     for layout in text_layouts:
         for row in layout.rows:
             for start in range(len(row.tokens)):
-                hit = date_in(row.tokens[start : start + 5], every_language=True)
-                if hit is not None:
-                    dates.add(hit[0].isoformat())
+                # Both readings of a numeric date: 11/03/2017 shows 3 November on a
+                # month-first (US) page as surely as 11 March on a day-first one.
+                for month_first in (False, True):
+                    hit = date_in(row.tokens[start : start + 5], month_first, every_language=True)
+                    if hit is not None:
+                        dates.add(hit[0].isoformat())
     amounts = set().union(*(_printed_amounts(row) for row in rows)) if rows else set()
     shown = set()
     for name, value in sample.truth.items():

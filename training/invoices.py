@@ -98,8 +98,9 @@ def featurize(document: Document) -> Item:
     from prefect_docai.engines.invoice.scoring import FEATURES, spots_and_features
 
     layouts = document.layouts
+    dates = F.dates(layouts)
     rules = {
-        "invoice_date": F.dates(layouts)[0],
+        "invoice_date": dates.invoice,
         "invoice_number": F.invoice_number(layouts),
         "seller_name": parties(layouts)[0].name,
     }
@@ -109,7 +110,7 @@ def featurize(document: Document) -> Item:
         if gold is None or not counted(document, name):
             rows[name] = Rows([], [])
             continue
-        spots, features = spots_and_features(name, layouts, rules[name])
+        spots, features = spots_and_features(name, layouts, rules[name], dates.month_first)
         zero = [i for i, f in enumerate(FEATURES[name]) if f in DROPPED]
         for vector in features:
             for i in zero:

@@ -38,7 +38,7 @@ def test_number_and_date_labels(label: str, date_label: str) -> None:
         _words(0.24, (date_label, 0.08), ("14/03/2024", 0.40)),
     )
     number = invoice_number([layout])
-    invoice, _due, _delivery = dates([layout])
+    invoice, _due, _delivery, _month_first = dates([layout])
     assert number is not None and number.value == "2024/0815"
     assert invoice is not None and invoice.value == "2024-03-14"
 
@@ -64,7 +64,7 @@ def test_other_dates_printed_first_are_not_the_invoice_date(other: str) -> None:
         _words(0.20, (other, 0.08), ("Data", 0.40)),
         _words(0.23, ("02/03/2024", 0.08), ("14/03/2024", 0.40)),
     )
-    invoice, _due, _delivery = dates([layout])
+    invoice, _due, _delivery, _month_first = dates([layout])
     assert invoice is not None and invoice.value == "2024-03-14"
 
 
@@ -73,7 +73,7 @@ def test_unlabelled_date_skips_the_delivery_date_above_it() -> None:
         _words(0.10, ("Periodo", 0.08), ("dal 01/02/2024 al 29/02/2024", 0.30)),
         _words(0.14, ("Milano, 05/03/2024", 0.60)),
     )
-    invoice, _due, delivery = dates([layout])
+    invoice, _due, delivery, _month_first = dates([layout])
     assert delivery is not None and delivery.value == "2024-02-01"
     assert invoice is not None and invoice.value == "2024-03-05"
 

@@ -132,7 +132,7 @@ def test_ship_date_is_not_the_invoice_date() -> None:
             (0.28, [(0.07, "Jan 20, 2026"), (0.50, "Feb 09, 2026")]),
         ]
     )
-    invoice, _due, delivery = dates([layout])
+    invoice, _due, delivery, _month_first = dates([layout])
     assert invoice is not None and invoice.value == "2026-02-09"
     assert delivery is not None and delivery.value == "2026-01-20"
 

@@ -199,3 +199,25 @@ def test_shipped_date_model_takes_the_invoice_date_not_delivery_or_period() -> N
     spots, features = scoring.spots_and_features("invoice_date", [FRENCH], None)
     p = {s.value: model.probability(v) for s, v in zip(spots, features, strict=True)}
     assert p["2024-03-12"] > max(p["2024-03-05"], p["2024-02-01"], p["2024-02-29"])
+
+
+US_DATES = _layout(
+    _words(0.05, ("Northwind Traders LLC", 0.08)),
+    _words(0.20, ("INVOICE", 0.08)),
+    _words(0.24, ("Invoice Number INV/2017/0042", 0.08)),
+    _words(0.27, ("Invoice Date 11/03/2017", 0.08), ("Due Date 12/03/2017", 0.55)),
+    _words(0.60, ("Total", 0.55), ("623.00", 0.80)),
+    _words(0.70, ("Payment received 11/17/2017", 0.08), ("623.00", 0.80)),
+)
+
+
+def test_the_learned_invoice_date_reads_the_pages_month_first_order() -> None:
+    """11/17/2017 can only be month-first: the ambiguous 11/03/2017 is then 3 November,
+    for the shipped scorer's candidates as for the rules (the scorer used to parse its
+    candidates day-first and report 11 March)."""
+    assert scoring.shipped("invoice_date") is not None
+    result = extract_invoice([US_DATES], "text-layer")
+    assert result.invoice_date is not None and result.invoice_date.value == "2017-11-03"
+    assert result.due_date is not None and result.due_date.value == "2017-12-03"
+    spots, _ = scoring.spots_and_features("invoice_date", [US_DATES], None, month_first=True)
+    assert {spot.value for spot in spots} == {"2017-11-03", "2017-12-03", "2017-11-17"}

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from datetime import date
 from decimal import Decimal
 from itertools import product
+from typing import NamedTuple
 
 from prefect_docai.engines.extract import (
     format_amount,
@@ -146,9 +147,16 @@ def labelled_date(
     return found
 
 
-def dates(
-    layouts: Sequence[PageLayout],
-) -> tuple[Candidate | None, Candidate | None, Candidate | None]:
+class Dates(NamedTuple):
+    invoice: Candidate | None
+    due: Candidate | None
+    delivery: Candidate | None
+    month_first: bool
+    """The page's numeric dates are month-first (:func:`_month_first`): every other
+    reading of its dates (the learned invoice-date scorer's candidates) must agree."""
+
+
+def dates(layouts: Sequence[PageLayout]) -> Dates:
     """Invoice, due and delivery date; an unlabelled invoice date is the first date in
     the top third of page 1 (letter date position)."""
     due = best(labelled_date(layouts, L.DUE_DATE))
@@ -180,11 +188,12 @@ def dates(
                     value.isoformat(), used, 0.5, " ".join(t.text for t in used)
                 )
                 break
-    if _month_first(layouts, invoice_best, due):
+    month_first = _month_first(layouts, invoice_best, due)
+    if month_first:
         invoice_best, due, delivery = (
             _reread_month_first(c) for c in (invoice_best, due, delivery)
         )
-    return invoice_best, due, delivery
+    return Dates(invoice_best, due, delivery, month_first)
 
 
 _OTHER_DATE = re.compile(

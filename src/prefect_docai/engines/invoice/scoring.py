@@ -391,9 +391,10 @@ DATE_FEATURES: tuple[str, ...] = (
 )
 
 
-def date_spots(layouts: Sequence[PageLayout]) -> list[Spot]:
+def date_spots(layouts: Sequence[PageLayout], month_first: bool = False) -> list[Spot]:
     """Every date printed on the pages (numeric in one token or written with a month name,
-    Italian and Spanish ones too)."""
+    Italian and Spanish ones too); numeric ones month-first when ``month_first`` (the
+    page's own order, :func:`.fields.dates`)."""
     spots: list[Spot] = []
     for layout in layouts:
         for row in layout.rows:
@@ -401,7 +402,7 @@ def date_spots(layouts: Sequence[PageLayout]) -> list[Spot]:
                 tokens = segment.tokens
                 index = 0
                 while index < len(tokens):
-                    hit = date_in(tokens[index : index + 4], every_language=True)
+                    hit = date_in(tokens[index : index + 4], month_first, every_language=True)
                     if hit is None or hit[1][0] is not tokens[index]:
                         index += 1
                         continue
@@ -900,11 +901,17 @@ def shipped(field: str) -> Scorer | None:
 
 
 def spots_and_features(
-    field: str, layouts: Sequence[PageLayout], rules: Candidate | None
+    field: str,
+    layouts: Sequence[PageLayout],
+    rules: Candidate | None,
+    month_first: bool = False,
 ) -> tuple[list[Spot], list[list[float]]]:
+    """Candidates of ``field`` and their features; ``month_first``: the page's numeric
+    dates are month-first (decided by the rules from all its dates, which one candidate
+    cannot see)."""
     rules_value = None if rules is None else str(rules.value)
     if field == "invoice_date":
-        spots = date_spots(layouts)
+        spots = date_spots(layouts, month_first)
         return spots, date_features(layouts, spots, rules_value)
     if field == "seller_name":
         spots = seller_spots(layouts)
@@ -917,12 +924,16 @@ def spots_and_features(
 
 
 def choose(
-    field: str, model: Scorer, layouts: Sequence[PageLayout], rules: Candidate | None
+    field: str,
+    model: Scorer,
+    layouts: Sequence[PageLayout],
+    rules: Candidate | None,
+    month_first: bool = False,
 ) -> Candidate | None:
     """The model's most probable candidate for ``field``, scored by its calibrated
     probability; the rules' candidate when that probability is under
     :data:`MIN_CONFIDENCE`; ``None`` when the pages have no candidate."""
-    spots, features = spots_and_features(field, layouts, rules)
+    spots, features = spots_and_features(field, layouts, rules, month_first)
     if not spots:
         return rules
     probabilities = [model.probability(vector) for vector in features]

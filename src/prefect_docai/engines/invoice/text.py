@@ -62,13 +62,14 @@ def _learned(
     rules: Candidate | None,
     layouts: Sequence[PageLayout],
     models: Mapping[str, Scorer | None] | None,
+    month_first: bool = False,
 ) -> Field | None:
     """Field ``name``: the learned scorer's pick where one is shipped (or given), else the
-    rules' candidate."""
+    rules' candidate. ``month_first``: the page's numeric dates are month-first."""
     model = scoring.shipped(name) if models is None else models.get(name)
     if model is None:
         return _field(rules)
-    chosen = scoring.choose(name, model, layouts, rules)
+    chosen = scoring.choose(name, model, layouts, rules, month_first)
     return _field(chosen) if chosen is rules else _scored_field(chosen)
 
 
@@ -101,7 +102,7 @@ def extract_invoice(
     tokens = [t.text for layout in layouts for row in layout.rows for t in row.tokens]
     separator = detect_decimal_separator(tokens)
 
-    invoice_date, due_date, delivery_date = F.dates(layouts)
+    invoice_date, due_date, delivery_date, month_first = F.dates(layouts)
     seller, buyer = parties(layouts)
     seller_vat, buyer_vat = vat_ids(layouts)
     iban, bic = F.bank(layouts)
@@ -120,7 +121,7 @@ def extract_invoice(
     result = InvoiceResult(
         source="ocr" if source == "ocr" else "text-layer",
         invoice_number=_learned("invoice_number", F.invoice_number(layouts), layouts, models),
-        invoice_date=_learned("invoice_date", invoice_date, layouts, models),
+        invoice_date=_learned("invoice_date", invoice_date, layouts, models, month_first),
         due_date=_field(due_date),
         delivery_date=_field(delivery_date),
         currency=_field(F.currency(layouts)),
