@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass, replace
 from itertools import pairwise
 from pathlib import Path
@@ -60,18 +61,34 @@ class Orientation:
     script_confidence: float
 
 
+MAX_APIS_PER_THREAD = 8
+"""Loaded Tesseract engines a thread keeps (about 20 MB each, measured with one to two
+packs). A worker that meets pages in many languages (tables and invoices read a page again
+in its detected language, each language set in up to three page-segmentation modes)
+would otherwise keep every one it ever loaded; past this many, the least recently used is
+ended. Reloading one costs about 0.1 s."""
+
+
 def _api(lang: str, psm: int) -> Any:
     import tesserocr
 
-    cache: dict[tuple[str, int], Any] | None = getattr(_local, "apis", None)
+    cache: OrderedDict[tuple[str, int], Any] | None = getattr(_local, "apis", None)
     if cache is None:
-        cache = {}
+        cache = OrderedDict()
         _local.apis = cache
     key = (lang, psm)
     api = cache.get(key)
     if api is None:
         api = tesserocr.PyTessBaseAPI(path=tessdata_dir(), lang=lang, psm=psm)
         cache[key] = api
+        # Every caller (recognize, _reread_marks, detect_orientation) is done with its
+        # engine before it asks for another, and the cache is per thread: the engine
+        # ended here is never in use.
+        while len(cache) > MAX_APIS_PER_THREAD:
+            _, oldest = cache.popitem(last=False)
+            oldest.End()
+    else:
+        cache.move_to_end(key)
     return api
 
 
@@ -350,7 +367,7 @@ def _script_models_present() -> frozenset[str]:
 
 def release_apis() -> None:
     """Free this thread's loaded Tesseract models (tests, long-lived idle workers)."""
-    cache: dict[tuple[str, int], Any] | None = getattr(_local, "apis", None)
+    cache: OrderedDict[tuple[str, int], Any] | None = getattr(_local, "apis", None)
     if cache:
         for api in cache.values():
             api.End()
