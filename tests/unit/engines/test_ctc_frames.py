@@ -18,7 +18,7 @@ from prefect_docai.engines.page.ctc import (
     neighbours,
     punctuation_candidates,
     respell_candidate,
-    respelled_text,
+    spelled_word,
     word_likelihood,
 )
 
@@ -108,7 +108,7 @@ def test_a_lexicon_word_the_frames_support_is_offered_with_its_gain() -> None:
     assert found is not None
     assert found.word == "ALAM"  # the frames support "M" far better than "IN" without "I"
     assert found.row[0] > -1  # and "ALAM" about as well as the greedy "ALAIN"
-    assert respelled_text(chars, range(5), found) == "ALAM"
+    assert spelled_word(chars, range(5), respelling=found) == "ALAM"
 
 
 def test_no_respelling_for_a_lexicon_word_or_a_word_without_neighbours() -> None:

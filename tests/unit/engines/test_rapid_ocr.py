@@ -350,13 +350,13 @@ def test_the_punctuation_scorer_decides_each_comma_candidate_of_a_line() -> None
 
 
 def test_a_comma_after_a_respelled_word_follows_the_new_spelling() -> None:
-    from prefect_docai.engines.page.ctc import Respelling
+    from prefect_docai.engines.page.ctc import Respelling, spelled_word
 
     chars = list("JALAU,7")
     found = Respelling((0, 1, 2, 3, 4), "JALAU", "JALAN", ())
-    assert rapid.spelled_word(chars, range(5), {}, {4: ","}, found) == "JALAN,"
-    assert rapid.spelled_word(chars, range(7), {5: "."}, {}, found) == "JALAN.7"
-    assert rapid.spelled_word(chars, range(7)) == "JALAU,7"
+    assert spelled_word(chars, range(5), {}, {4: ","}, found) == "JALAN,"
+    assert spelled_word(chars, range(7), {5: "."}, {}, found) == "JALAN.7"
+    assert spelled_word(chars, range(7)) == "JALAU,7"
 
 
 def test_the_packaged_punctuation_scorer_follows_the_frames() -> None:

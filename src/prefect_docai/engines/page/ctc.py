@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 import math
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -325,14 +325,27 @@ def respell_candidate(
     return Respelling(tuple(core), text, word, row)
 
 
-def respelled_text(chars: Sequence[str], group: Sequence[int], respelling: Respelling) -> str:
-    """The word of ``group`` with its core replaced by ``respelling``'s word."""
+def spelled_word(
+    chars: Sequence[str],
+    group: Sequence[int],
+    swapped: Mapping[int, str] | None = None,
+    after: Mapping[int, str] | None = None,
+    respelling: Respelling | None = None,
+) -> str:
+    """The word of the line's characters ``group``: ``respelling``'s word in place of its
+    core, and the punctuation decided on the frames (``rapid.line_marks``: ``swapped``,
+    a read mark spelled otherwise; ``after``, a dropped comma after a character) where it
+    falls outside the core or after its last character."""
+    swapped, after = swapped or {}, after or {}
+    core = set(respelling.core) if respelling is not None else set()
     out = []
     for i in group:
-        if i == respelling.core[0]:
+        if respelling is not None and i == respelling.core[0]:
             out.append(respelling.cased())
-        elif i not in respelling.core:
-            out.append(chars[i])
+        elif i not in core:
+            out.append(swapped.get(i, chars[i]))
+        if i not in core or respelling is None or i == respelling.core[-1]:
+            out.append(after.get(i, ""))
     return "".join(out)
 
 

@@ -74,6 +74,7 @@ from prefect_docai.engines.page.ctc import (
     Respelling,
     punctuation_candidates,
     respell_candidate,
+    spelled_word,
 )
 from prefect_docai.engines.page.ocr import OcrWord
 from prefect_docai.engines.page.raster import Gray
@@ -676,29 +677,6 @@ def line_marks(
         elif (mark := "," if comma else ".") != chars[found.index]:
             swapped[found.index] = mark
     return swapped, after
-
-
-def spelled_word(
-    chars: Sequence[str],
-    group: Sequence[int],
-    swapped: dict[int, str] | None = None,
-    after: dict[int, str] | None = None,
-    respelling: Respelling | None = None,
-) -> str:
-    """The word of the line's characters ``group``: ``respelling``'s word in place of its
-    core, the marks of :func:`line_marks` (``swapped``, ``after``) where they fall outside
-    the core or after its last character."""
-    swapped, after = swapped or {}, after or {}
-    core = set(respelling.core) if respelling is not None else set()
-    out = []
-    for i in group:
-        if respelling is not None and i == respelling.core[0]:
-            out.append(respelling.cased())
-        elif i not in core:
-            out.append(swapped.get(i, chars[i]))
-        if i not in core or respelling is None or i == respelling.core[-1]:
-            out.append(after.get(i, ""))
-    return "".join(out)
 
 
 _lexicons: dict[str, frozenset[str]] = {}
