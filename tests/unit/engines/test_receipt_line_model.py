@@ -130,6 +130,26 @@ def test_address_text_joins_rows_and_cuts_the_phone() -> None:
     assert address_text(rows)[0] == "No 8, Jalan Kurau, 81620 Pengerang, Johor."
 
 
+def test_address_rows_join_with_the_keys_punctuation() -> None:
+    # A row's closing period before the next address row is the keys' comma; a doubled
+    # comma is one; an abbreviation's period and the last row's stop stay.
+    def joined(*lines: str) -> str | None:
+        return address_text(layout(list(lines)).rows)[0]
+
+    assert (
+        joined("NO.53 JALAN PUTRA 1,", "TAMAN SRI PUTRA.", "81200 JOHOR BAHRU", "JOHOR")
+        == "NO.53 JALAN PUTRA 1, TAMAN SRI PUTRA, 81200 JOHOR BAHRU JOHOR"
+    )
+    assert (
+        joined("No.49, Jalan Dinar G U3/G.", "Subang Perdana,", "40150 Shah Alam, D.E.")
+        == "No.49, Jalan Dinar G U3/G, Subang Perdana, 40150 Shah Alam, D.E."
+    )
+    assert joined("SETAPAK,", "53200,, KUALA LUMPUR.") == "SETAPAK, 53200, KUALA LUMPUR."
+    assert joined("UTARA SELATAN.,", "84600 PAGOH") == "UTARA SELATAN, 84600 PAGOH"
+    assert joined("LOT NO.", "12, JALAN SS4C/5") == "LOT NO. 12, JALAN SS4C/5"
+    assert joined("SELANGOR D.E.", "MALAYSIA.") == "SELANGOR D.E. MALAYSIA."
+
+
 def test_address_repairs_are_generic_ocr_slips() -> None:
     assert _clean_address("JALAN $$21/39, LOT $25") == "JALAN SS21/39, LOT S25"
     assert _clean_address("NO: G3, BIK G, J1N PJU 1A/3") == "NO: G3, BLK G, JLN PJU 1A/3"

@@ -452,8 +452,10 @@ def address_text(
     rows: Sequence[Row], lexicon: dict[str, int] | None = None
 ) -> tuple[str | None, tuple[Word, ...]]:
     """The address printed on ``rows``: each row cut where a phone, fax or tax id begins,
-    lines joined by a blank, OCR slips in digits and address words repaired (also from
-    the learned ``lexicon``, :func:`correct_from_lexicon`)."""
+    lines joined by a blank with the keys' punctuation (:func:`.merchant.join_address_rows`:
+    a row's closing period before the next row is a comma), OCR slips in digits and
+    address words repaired (also from the learned ``lexicon``,
+    :func:`correct_from_lexicon`)."""
     kept: list[Row] = []
     for row in rows:
         noise = M.NOISE.search(row.text)
@@ -466,7 +468,7 @@ def address_text(
     tokens = tuple(t for r in kept for t in r.tokens)
     if not tokens:
         return None, ()
-    text = M.unify_spellings(" ".join(M._clean_address(r.text) for r in kept), tokens)
+    text = M.unify_spellings(M.join_address_rows([M._clean_address(r.text) for r in kept]), tokens)
     text = M.correct_address_words(text)
     text = M.tidy_brackets(correct_from_lexicon(text, lexicon or {})).strip()
     return (text or None), tokens
