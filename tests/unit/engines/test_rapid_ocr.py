@@ -253,6 +253,28 @@ def test_the_recognizer_s_own_space_and_a_digit_bound_the_run_looked_up() -> Non
     assert rapid.word_features(chars, kept, [False] * 10, frozenset()) == [[0.0] * 4] * 10
 
 
+def test_a_run_of_glued_words_is_cut_where_its_best_lexicon_reading_cuts() -> None:
+    known = frozenset({"THANK", "YOU", "FOR", "YOUR", "PATRONAGE", "PAT"})
+    text = "THANKYOUFORYOURPATRONAGE"
+    cuts, covered = rapid.segmentation(text, known)
+    assert cuts == {5, 8, 11, 15} and covered == len(text)  # not "PAT" + "RONAGE"
+    rows = rapid.segment_features(list(text), list(range(len(text))), [False] * 23, known)
+    assert [k for k, row in enumerate(rows) if row[0] == 1.0] == [4, 7, 10, 14]
+    assert {row[1] for row in rows} == {1.0}
+    # a digit ends the run; a run no word covers is single letters, cut everywhere
+    rows = rapid.segment_features(list("QXZ7YOU"), list(range(7)), [False] * 6, known)
+    assert rows[2] == [-1.0, -1.0] and rows[3] == [-1.0, -1.0]
+    assert rows[0] == [1.0, 0.0] and rows[4] == [0.0, 1.0]
+
+
+def test_a_capital_before_a_small_letter_after_capitals_is_a_feature() -> None:
+    chars = list("GSTSummary")
+    boxes = [[[10 * i, 0], [10 * i + 8, 0], [10 * i + 8, 20], [10 * i, 20]] for i in range(10)]
+    _, _, rows = rapid.pair_features(None, (0, 0, 100, 20), chars, boxes, 20.0)
+    column = [row[rapid.SPACE_FEATURES.index("upper_capital")] for row in rows]
+    assert column == [0.0, 0.0, 1.0] + [0.0] * 6
+
+
 def test_the_frames_between_two_characters_say_how_likely_a_space_was() -> None:
     classes = ("", "T", "A", "X", "I", " ")
     # "TAXI" read greedily, no space: between X and I the space class came a close second

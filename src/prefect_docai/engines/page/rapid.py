@@ -447,10 +447,13 @@ SPACE_FEATURES: tuple[str, ...] = (
     ),
     "lower_upper",
     "letter_digit",
+    "upper_capital",
     "word_left",
     "word_right",
     "word_whole",
     "word_across",
+    "word_cut",
+    "word_cover",
     "frame_space",
     "frame_gap",
     "frame_gap_line",
@@ -555,8 +558,9 @@ def pair_features(
     and the :data:`SPACE_FEATURES`: the widest blank column run between their centres in
     line heights and relative to the line's median such run, their centre distance and box
     gap in median pitches, the line's height relative to the page's median, the two
-    characters' kinds, a lower-to-upper and a letter/digit change, what the ``lexicon``
-    says (:func:`word_features`) and what the recognizer's ``frames`` say between the two
+    characters' kinds, a lower-to-upper and a letter/digit change, a capital before a small
+    letter after a capital, what the ``lexicon`` says (:func:`word_features`,
+    :func:`segment_features`) and what the recognizer's ``frames`` say between the two
     (:func:`frame_features`)."""
     kept = [i for i, c in enumerate(chars) if c.strip() and not _cjk(c)]
     forced: list[bool] = []
@@ -580,6 +584,7 @@ def pair_features(
     glyph = _glyph_width(middle, len(kept))
     forced = [b - a > 1 for a, b in pairs]
     words = word_features(chars, kept, forced, lexicon)
+    segments = segment_features(chars, kept, forced, lexicon)
     framed = frame_features(frames, chars, pairs)
     for k, ((a, b), run, step) in enumerate(zip(pairs, runs, steps, strict=True)):
         left, right = _kind(chars[a]), _kind(chars[b])
@@ -604,7 +609,15 @@ def pair_features(
                     (left in ("upper", "lower")) != (right in ("upper", "lower"))
                     and "digit" in (left, right)
                 ),
+                # "GSTSummary": a capital before a small letter starts a word.
+                float(
+                    left == "upper"
+                    and right == "upper"
+                    and k + 2 < len(kept)
+                    and _kind(chars[kept[k + 2]]) == "lower"
+                ),
                 *words[k],
+                *segments[k],
                 *framed[k],
             ]
         )
@@ -732,6 +745,57 @@ def word_features(
         )
         whole = bool(left and right) and "".join(letters[start : stop + 1]) in lexicon
         rows.append([float(ends), float(starts), float(whole), float(across)])
+    return rows
+
+
+def segmentation(run: str, lexicon: frozenset[str]) -> tuple[frozenset[int], int]:
+    """The best reading of a run of letters as lexicon words (words of two letters or
+    more, at most :data:`WORD_REACH`; a letter no word covers is a piece of its own): the
+    most letters covered by words, then the fewest pieces. The cut positions between its
+    pieces (``i``: a cut before ``run[i]``) and the letters covered."""
+    best: list[tuple[int, int]] = [(0, 0)]
+    back: list[int] = [0]
+    for stop in range(1, len(run) + 1):
+        # A single uncovered letter is always a piece, so every prefix has a reading.
+        choice = ((best[stop - 1][0], best[stop - 1][1] - 1), stop - 1)
+        for start in range(max(0, stop - WORD_REACH), stop - 1):
+            if run[start:stop] in lexicon:
+                covered, pieces = best[start]
+                choice = max(choice, ((covered + stop - start, pieces - 1), start))
+        best.append(choice[0])
+        back.append(choice[1])
+    cuts: set[int] = set()
+    at = len(run)
+    while at > 0:
+        at = back[at]
+        if at:
+            cuts.add(at)
+    return frozenset(cuts), best[-1][0]
+
+
+def segment_features(
+    chars: Sequence[str], kept: Sequence[int], forced: Sequence[bool], lexicon: frozenset[str]
+) -> list[list[float]]:
+    """Per neighbouring kept pair inside a run of letters (bounded by other characters and
+    by the recognizer's own spaces), what the run's best reading as lexicon words
+    (:func:`segmentation`) says: whether it cuts between the two (1/0) and the share of the
+    run's letters it covers (both -1 outside a run). "THANKYOUFORYOURPATRONAGE" reads as
+    five words, so each of its four word ends is a cut, though no single neighbour's
+    lookup (:func:`word_features`) sees past "THANKYOU"."""
+    letters = [chars[i].upper() if chars[i].isalpha() else "" for i in kept]
+    rows = [[-1.0, -1.0] for _ in range(max(len(kept) - 1, 0))]
+    if not lexicon:
+        return rows
+    start = 0
+    for stop in range(1, len(kept) + 1):
+        if stop < len(kept) and letters[stop] and letters[stop - 1] and not forced[stop - 1]:
+            continue
+        run = "".join(letters[start:stop])
+        if stop - start >= 2:
+            cuts, covered = segmentation(run, lexicon)
+            for k in range(start, stop - 1):
+                rows[k] = [float(k + 1 - start in cuts), covered / len(run)]
+        start = stop
     return rows
 
 
