@@ -204,7 +204,8 @@ def join_address_rows(texts: Sequence[str]) -> str:
     ("TAMAN SRI PUTRA." / "81200 JOHOR BAHRU" → "TAMAN SRI PUTRA, 81200 JOHOR BAHRU"; in
     the training pool's annotated lines 16 of 23 such periods are commas in the key), and
     a doubled comma is one ("53200,, KUALA"; one key of 456 prints two). A period closing
-    an abbreviation ("NO.", "D.E.", "SEKSYEN 9.") and the last row's stop stay."""
+    an abbreviation of one or two letters ("NO.", "D.E.") and the last row's stop stay; one
+    after a number ("SEKSYEN 9.", "U3/G.") is a comma like any other."""
     rows = [_DOUBLED_COMMA.sub(",", text).strip() for text in texts]
     out = []
     for k, text in enumerate(rows):
