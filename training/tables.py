@@ -6,7 +6,8 @@ candidate, its rows regrouped, belong to the table?) and the region scorer
 a table?).
 
     OMP_THREAD_LIMIT=1 nice -n 10 .venv/bin/python -m training.tables \
-        [--corpus ../shared/corpus] [--generated 300] [--scanned 150] [--invoices 120] [--out PATH]
+        [--corpus ../shared/corpus] [--generated 300] [--scanned 150] [--invoices 120]
+        [--sheets 150] [--sheets-scanned 40] [--out PATH]
 
 The shipped ``table_rowsep.json``, ``table_rows.json`` and ``table_regions.json`` are the output of exactly (repo root, defaults otherwise):
 
@@ -19,6 +20,12 @@ Data: every candidate region the rule finders (``engines.tables``) propose on
   grey through ``samples.degrade``: skew <= 0.7 degrees, blur, noise);
 * generated table pages (``samples.tables``: seeds ``0..--generated-1`` born-digital, the
   first ``--scanned`` of them also scanned), including the no-table trap pages;
+* generated administrative sheets (``samples.sheets``: seeds ``0..--sheets-1``, the first
+  ``--sheets-scanned`` also scanned): tables, many unruled, beside key-value blocks, lists,
+  contents, form lines and prose, drawn by other code than ``samples.tables``; without them
+  every source but the table generator's has ruled tables only and almost no look-alike
+  non-tables, and a model trained without the generator (LOSO) took rulings for the sign
+  of a table;
 * for the region model only, ``--invoices`` generated template invoices (``invoice_runs``,
   seeds from ``INVOICE_SEED0``; never the seeds ``tests/unit/engines/test_tables_invoices.py``
   checks): the candidate that holds the first and the last line item is a table, a candidate
@@ -57,7 +64,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from benchmarks.tables import Doc, GtTable, _overlap, cell_counts, corpus_dir, f1, load_corpus
 
@@ -87,6 +94,9 @@ from prefect_docai.engines.tables.rowsep import (
     line_features,
     split_rows,
 )
+
+if TYPE_CHECKING:
+    from prefect_docai.samples.tables import TablePage
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = ROOT / "src" / "prefect_docai" / "engines" / "data" / MODEL_FILE
@@ -278,6 +288,26 @@ def visible_runs(corpus: Path, modes: tuple[str, ...], cache: bool = True) -> li
     return runs
 
 
+def _page_run(
+    page: TablePage, name: str, source: str, group: str, directory: Path, cache: bool
+) -> DocRun:
+    """The run of one generated one-page document with exact table truth (boxes, cells)."""
+    mode = "scan" if page.scanned else "pdf"
+    path = directory / f"{name}.pdf"
+    path.write_bytes(page.pdf)
+    tables = [GtTable(group, t.page, t.bbox, [list(r) for r in t.grid]) for t in page.tables]
+    doc = Doc(name, path, 1, tables, [(page.width, page.height)])
+    # keyed on the page's bytes too: a change to the generator draws other pages
+    digest = hashlib.sha256(page.pdf).hexdigest()[:12]
+    found, seconds = _extract(page.pdf, f"{name}-{digest}", cache)
+    run = DocRun(doc, source, group, mode, True, seconds=seconds, pages=1)
+    run.truth_cells = [
+        (t.page, k, c.row, c.bbox) for k, t in enumerate(page.tables) for c in t.cells if c.text
+    ]
+    _add_candidates(run, found, {1: 1})
+    return run
+
+
 def generated_runs(
     count: int, scanned: int, directory: Path, cache: bool = True, charts: bool = False
 ) -> list[DocRun]:
@@ -288,27 +318,32 @@ def generated_runs(
         modes = ("pdf", "scan") if seed < scanned else ("pdf",)
         for mode in modes:
             page = table_page(seed, scanned=mode == "scan", charts=charts)
-            path = directory / f"gen-{seed}-{mode}.pdf"
-            path.write_bytes(page.pdf)
-            tables = [
-                GtTable(f"gen-{seed}", t.page, t.bbox, [list(r) for r in t.grid])
-                for t in page.tables
-            ]
-            doc = Doc(f"gen-{seed}-{mode}", path, 1, tables, [(page.width, page.height)])
-            # keyed on the page's bytes too: a change to the generator draws other pages
-            digest = hashlib.sha256(page.pdf).hexdigest()[:12]
-            found, seconds = _extract(page.pdf, f"gen-{seed}-{mode}-{digest}", cache)
-            run = DocRun(doc, "generated", f"gen-{seed}", mode, True, seconds=seconds, pages=1)
-            run.truth_cells = [
-                (t.page, k, c.row, c.bbox)
-                for k, t in enumerate(page.tables)
-                for c in t.cells
-                if c.text
-            ]
-            _add_candidates(run, found, {1: 1})
-            runs.append(run)
+            name = f"gen-{seed}-{mode}"
+            runs.append(_page_run(page, name, "generated", f"gen-{seed}", directory, cache))
     return runs
 
+
+def sheet_runs(count: int, scanned: int, directory: Path, cache: bool = True) -> list[DocRun]:
+    """``count`` administrative sheets (``samples.sheets``: seeds ``0..count-1``, the first
+    ``scanned`` also scanned): tables, many unruled, beside key-value blocks, lists, contents,
+    form lines and prose, drawn by other code than the table generator's, so that a model
+    trained without the generated pages (``benchmarks.tables_cv`` LOSO) still sees unruled
+    tables and look-alike non-tables."""
+    from prefect_docai.samples.sheets import sheet_page
+
+    runs: list[DocRun] = []
+    for seed in range(count):
+        modes = ("pdf", "scan") if seed < scanned else ("pdf",)
+        for mode in modes:
+            page = sheet_page(seed, scanned=mode == "scan")
+            name = f"sheet-{seed}-{mode}"
+            runs.append(_page_run(page, name, "sheets", f"sheet-{seed}", directory, cache))
+    return runs
+
+
+SHEETS = 150
+SHEETS_SCANNED = 40
+"""Default counts of administrative sheets (``sheet_runs``), born-digital and scanned."""
 
 INVOICE_SEED0 = 1000
 """The scored generated invoices start at this seed, apart from the template generator's
@@ -601,12 +636,17 @@ def collect(
     cache: bool = True,
     invoices: int = 0,
     charts: bool = False,
+    sheets: int = 0,
+    sheets_scanned: int = 0,
 ) -> list[DocRun]:
-    """The visible corpus runs, the generated table pages (with charts: ``charts``) and
-    ``invoices`` generated invoices (region-model training data, scored by their line items)."""
+    """The visible corpus runs, the generated table pages (with charts: ``charts``),
+    ``invoices`` generated invoices (region-model training data, scored by their line items)
+    and ``sheets`` generated administrative sheets (the first ``sheets_scanned`` also
+    scanned)."""
     runs = visible_runs(corpus, ("pdf", "scan"), cache)
     runs += generated_runs(generated, scanned, work, cache, charts)
     runs += invoice_runs(invoices, work, cache)
+    runs += sheet_runs(sheets, sheets_scanned, work, cache)
     return runs
 
 
@@ -618,6 +658,8 @@ def main() -> int:
     parser.add_argument("--generated", type=int, default=300)
     parser.add_argument("--scanned", type=int, default=150)
     parser.add_argument("--invoices", type=int, default=120)
+    parser.add_argument("--sheets", type=int, default=SHEETS)
+    parser.add_argument("--sheets-scanned", type=int, default=SHEETS_SCANNED)
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--rows-out", type=Path, default=DEFAULT_ROWS_OUT)
     parser.add_argument("--rowsep-out", type=Path, default=DEFAULT_ROWSEP_OUT)
@@ -626,7 +668,14 @@ def main() -> int:
     os.environ.setdefault("OMP_THREAD_LIMIT", "1")
     with tempfile.TemporaryDirectory(prefix="docai-train-tables-") as work:
         runs = collect(
-            args.corpus, args.generated, args.scanned, Path(work), not args.no_cache, args.invoices
+            args.corpus,
+            args.generated,
+            args.scanned,
+            Path(work),
+            not args.no_cache,
+            args.invoices,
+            sheets=args.sheets,
+            sheets_scanned=args.sheets_scanned,
         )
     labelled = [c for r in runs for c in r.candidates if c.label >= 0]
     print(
