@@ -3,8 +3,8 @@
 Run (from the repo root; scanned pages go through OCR, a few minutes on one core):
 
     OMP_THREAD_LIMIT=1 nice -n 10 .venv/bin/python -m benchmarks.tables_cv \
-        [--generated 300] [--scanned 150] [--invoices 120] [--sheets 0]
-        [--sheets-scanned 0] [--charts] [--folds 5] [--no-cache]
+        [--generated 300] [--scanned 150] [--invoices 120] [--sheets 150]
+        [--sheets-scanned 40] [--charts] [--folds 5] [--no-cache]
 
 Sources: ``icdar-eu`` and ``icdar-us`` (the visible ICDAR 2013 competition pages),
 ``tabula`` (the tabula-java fixtures) and ``generated`` (``samples.tables`` pages, seeds
@@ -15,7 +15,7 @@ only (the line-items table a positive, candidates without a line item negatives)
 whether the first and the last line item come out in kept tables, as
 ``tests/unit/engines/test_tables_invoices.py`` does; ``detR`` is that share, no cells; the
 held-out figure is the LOSO row).
-``sheets`` (with ``--sheets``, none by default: ``training.tables.SHEETS``;
+``sheets`` (``--sheets``, 150 by default: ``training.tables.SHEETS``;
 ``samples.sheets``: administrative sheets, seeds ``0..--sheets-1``, the first
 ``--sheets-scanned`` also scanned; tables, many unruled, among key-value blocks, lists,
 contents and form lines, with exact truth: a second generated source drawn by other code, so
