@@ -4,21 +4,16 @@ cell truth is what is drawn."""
 from __future__ import annotations
 
 import io
-import re
-import unicodedata
 
 import pdfplumber
 import pypdfium2 as pdfium
 import pytest
+from tests.table_truth import check_drawn_truth
 
 from prefect_docai.samples.sheets import SHEET_LANGS, TABLE_STYLES, sheet_page
 from prefect_docai.samples.tables import TablePage
 
 SEEDS = range(30)
-
-
-def _norm(text: str) -> str:
-    return re.sub(r"\s+", "", unicodedata.normalize("NFKC", text))
 
 
 @pytest.fixture(scope="module")
@@ -73,36 +68,7 @@ def test_lookalikes_are_drawn_without_truth(pages: list[TablePage]) -> None:
 def test_truth_is_what_is_drawn(pages: list[TablePage]) -> None:
     """Every truth cell's rectangle holds exactly its text, and a table's box holds no
     other text."""
-    wrapped = 0
-    for page in pages:
-        with pdfplumber.open(io.BytesIO(page.pdf)) as pdf:
-            words = pdf.pages[0].extract_words(x_tolerance=1.5)
-        for table in page.tables:
-            x0, y0, x1, y1 = table.bbox
-            inside = [
-                w
-                for w in words
-                if x0 <= (w["x0"] + w["x1"]) / 2 <= x1 and y0 <= (w["top"] + w["bottom"]) / 2 <= y1
-            ]
-            claimed = 0
-            for cell in table.cells:
-                cx0, cy0, cx1, cy1 = cell.bbox
-                mine = [
-                    w
-                    for w in inside
-                    if cx0 <= (w["x0"] + w["x1"]) / 2 <= cx1
-                    and cy0 <= (w["top"] + w["bottom"]) / 2 <= cy1
-                ]
-                mine.sort(key=lambda w: (round(w["top"]), w["x0"]))
-                claimed += len(mine)
-                assert _norm("".join(w["text"] for w in mine)) == _norm(cell.text), (
-                    page.seed,
-                    cell,
-                )
-                assert table.grid[cell.row][cell.col] == cell.text
-                wrapped += len({round(w["top"]) for w in mine}) > 1
-            assert claimed == len(inside), (page.seed, "text inside the table box outside cells")
-    assert wrapped >= 3
+    assert check_drawn_truth(pages) >= 3
 
 
 def test_scanned_variant_is_image_only() -> None:

@@ -3,22 +3,16 @@
 from __future__ import annotations
 
 import io
-import re
-import unicodedata
 from collections import Counter
 
 import pdfplumber
 import pypdfium2 as pdfium
 import pytest
+from tests.table_truth import check_drawn_truth
 
 from prefect_docai.samples.tables import LAYOUTS, RULINGS, TABLE_LANGS, TablePage, table_page
 
 SEEDS = range(40)
-
-
-def _norm(text: str) -> str:
-    text = unicodedata.normalize("NFKC", text)
-    return re.sub(r"\s+", "", text)
 
 
 @pytest.fixture(scope="module")
@@ -61,43 +55,7 @@ def test_layout_and_language_are_honoured() -> None:
 def test_truth_is_what_is_drawn(pages: list[TablePage]) -> None:
     """Every truth cell's rectangle holds exactly its text, and a table's box holds no
     other text."""
-    wrapped = 0
-    for page in pages:
-        with pdfplumber.open(__import__("io").BytesIO(page.pdf)) as pdf:
-            words = pdf.pages[0].extract_words(x_tolerance=1.5, keep_blank_chars=False)
-        for table in page.tables:
-            x0, y0, x1, y1 = table.bbox
-            inside = [
-                w
-                for w in words
-                if x0 <= (w["x0"] + w["x1"]) / 2 <= x1 and y0 <= (w["top"] + w["bottom"]) / 2 <= y1
-            ]
-            claimed = 0
-            for cell in table.cells:
-                cx0, cy0, cx1, cy1 = cell.bbox
-                mine = [
-                    w
-                    for w in inside
-                    if cx0 <= (w["x0"] + w["x1"]) / 2 <= cx1
-                    and cy0 <= (w["top"] + w["bottom"]) / 2 <= cy1
-                ]
-                mine.sort(key=lambda w: (round(w["top"]), w["x0"]))
-                claimed += len(mine)
-                assert _norm("".join(w["text"] for w in mine)) == _norm(cell.text), (
-                    page.seed,
-                    cell,
-                )
-                assert table.grid[cell.row][cell.col] == cell.text
-                if len({round(w["top"]) for w in mine}) > 1:
-                    wrapped += 1
-            assert claimed == len(inside), (page.seed, "text inside the table box outside cells")
-            # covered positions of spanning cells are empty in the grid
-            for cell in table.cells:
-                for r in range(cell.row, cell.row + cell.row_span):
-                    for c in range(cell.col, cell.col + cell.col_span):
-                        if (r, c) != (cell.row, cell.col):
-                            assert table.grid[r][c] == ""
-    assert wrapped >= 5
+    assert check_drawn_truth(pages) >= 5
 
 
 def test_scanned_variant_is_image_only() -> None:
