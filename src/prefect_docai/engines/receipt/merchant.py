@@ -351,17 +351,24 @@ def _textual(row: Row) -> bool:
     return bool(re.search(r"[^\W\d_]{3}", row.text))
 
 
-def _is_name_row(row: Row) -> bool:
+def _is_name_row(row: Row, colon: bool = False) -> bool:
+    """A text line that may print a name: no contact, header, date or amount cue. A ``:``
+    rules the line out unless ``colon`` ("Dimiliki Oleh : Dove Holdings Sdn Bhd" and
+    "Dion Realties Sdn Bhd (Co. No:20154-T)" print the name beside one)."""
     text = row.text
     return (
         _textual(row)
-        and not NOISE.search(text)
+        and not NOISE.search(_NAME_REG.sub(" ", text) if colon else text)
         and not is_header(text)
         and len(text) <= 60
-        and not re.search(r"[=:]", text)
+        and not re.search(r"=" if colon else r"[=:]", text)
         and date_in(row.tokens) is None
         and not money_tokens(row.tokens, None)
     )
+
+
+_NAME_REG = re.compile(r"\(\s*co\.?\s*(?:reg\.?)?\s*no\.?\s*:?\s*\d{5,}\s?-?\s?[A-Z]?\s*\)", _I)
+"""A bracketed registration number beside the name ("(Co. No:20154-T)"): no contact line."""
 
 
 def row_height(row: Row) -> float:
@@ -374,10 +381,21 @@ def _name_tokens(rows: Sequence[Row], chosen: Row) -> list[Word]:
     segment = next(
         (s for s in chosen.segments if COMPANY.search(s.text) or SHOP.search(s.text)), None
     )
-    tokens = list(segment.tokens if segment is not None else chosen.tokens)
+    if segment is None:
+        tokens = list(chosen.tokens)
+    else:
+        # A gap wide enough to split the row may fall inside the name: "DE LUXE CIRCLE
+        # FRESH | MART SDN BHD". Word-only pieces before the legal form's piece are its start.
+        at = chosen.segments.index(segment)
+        start = at
+        while start > 0 and re.fullmatch(r"[^\W\d_][^\d]*", chosen.segments[start - 1].text):
+            start -= 1
+        tokens = [t for piece in chosen.segments[start : at + 1] for t in piece.tokens]
     text = " ".join(t.text for t in tokens)
     # The name ends at its legal form: "EIGHT OUNCE COFFEE CO. THE GARDENS MALL".
-    forms = list(COMPANY.finditer(clean_text(text)))
+    # "(Co. No:20154-T)" beside the name is no legal form "Co.": blanked, same length.
+    cleaned_text = _NAME_REG.sub(lambda m: " " * len(m[0]), clean_text(text))
+    forms = list(COMPANY.finditer(cleaned_text))
     if forms:
         end = forms[-1].end()
         kept: list[Word] = []
@@ -432,19 +450,25 @@ def _continues_name(name: Row, row: Row, longest: int = 3) -> bool:
 
 
 def head_rows(rows: Sequence[Row]) -> list[Row]:
-    """The merchant block: the rows before the first table header or amount (at most 12)."""
+    """The merchant block: the rows before the first table header or amount (at most 12).
+    A number before the first text line ("050.20" read from a logo or a stamp) ends
+    nothing: the block has not begun."""
     head: list[Row] = []
     for row in rows[:12]:
-        if is_header(row.text) or money_tokens(row.tokens, None):
+        if (is_header(row.text) or money_tokens(row.tokens, None)) and any(
+            _textual(r) for r in head
+        ):
             break
         head.append(row)
     return head
 
 
 def name_candidates(rows: Sequence[Row]) -> list[Row]:
-    """Rows that may hold the merchant's name: text lines among the first of the head."""
+    """Rows that may hold the merchant's name: text lines among the first of the head,
+    lines with a colon among them (the learned scorer weighs the colon, see
+    :mod:`.merchant_model`; :func:`rule_choice` passes them over)."""
     top = [r for r in head_rows(rows) if _textual(r)]
-    return [r for r in top[:8] if _is_name_row(r)]
+    return [r for r in top[:8] if _is_name_row(r, colon=True)]
 
 
 NameChooser = Callable[[Sequence[Row], list[Row]], "tuple[Row, float] | None"]
@@ -472,7 +496,9 @@ def merchant(
 
 def rule_choice(candidates: Sequence[Row]) -> tuple[Row, float] | None:
     """The rules' name row and strength: the first with a legal form, with a registration
-    number, with a shop word, else the tallest of the first text-only lines."""
+    number, with a shop word, else the tallest of the first text-only lines (a line with a
+    colon is no name to the rules)."""
+    candidates = [r for r in candidates if _is_name_row(r)]
     chosen = next((r for r in candidates[:5] if COMPANY.search(clean_text(r.text))), None)
     strength = 0.75
     if chosen is None:

@@ -60,6 +60,7 @@ NAME_FEATURES: tuple[str, ...] = (
     "rule_choice",
     "name_words",
     "name_joined",
+    "colon",
 )
 
 
@@ -137,6 +138,8 @@ def name_features(rows: Sequence[Row], candidates: list[Row]) -> list[list[float
             "rule_choice": float(rule is not None and rule[0] is row),
             "name_words": float(len((name or "").split())),
             "name_joined": float(len(tokens) > len(row.tokens)),
+            # Candidates may print a colon ("Dimiliki Oleh : ..."); most such lines are labels.
+            "colon": float(":" in text),
         }
         out.append([float(features[n]) for n in NAME_FEATURES])
     return out
