@@ -11,7 +11,7 @@ from tests.unit.engines.test_receipt_fields import layout
 
 from prefect_docai.engines.learned import LinearScorer
 from prefect_docai.engines.receipt.extract import extract_receipt
-from prefect_docai.engines.receipt.merchant import merchant, name_candidates, rule_choice
+from prefect_docai.engines.receipt.merchant import merchant, name_candidates, name_of, rule_choice
 from prefect_docai.engines.receipt.merchant_model import (
     NAME_FEATURES,
     choose_name_row,
@@ -115,3 +115,40 @@ def test_the_shipped_name_model_reads_the_name() -> None:
     address = extract_receipt([layout(HEAD)]).merchant.address
     assert address is not None
     assert address.value == "27, JALAN DEDAP 13, TAMAN JOHOR JAYA, 81100 JOHOR BAHRU, JOHOR."
+
+
+def test_candidates_take_colon_lines_and_a_head_under_a_stray_number() -> None:
+    # A line printing the name beside a colon is a candidate for the learned scorer (its
+    # colon is a feature), not for the rules; a number above the first text line
+    # ("050.20" read from a stamp) does not end the head before it has begun.
+    lines: list[str | tuple[str, ...]] = [
+        "050.20",
+        "SIZZLING STONEGRILL",
+        "Dimiliki Oleh : Dove Holdings Sdn Bhd",
+        "Reg No : 91694-X",
+        "No 1, Jln Desa Tebrau, 81100 Johor Bahru",
+        ("Total", "2.35"),
+    ]
+    rows = layout(lines).rows
+    texts = [r.text for r in name_candidates(rows)]
+    assert texts[:2] == ["SIZZLING STONEGRILL", "Dimiliki Oleh : Dove Holdings Sdn Bhd"]
+    assert not any("Reg No" in t for t in texts)
+    picked = rule_choice(name_candidates(rows))
+    assert picked is not None and picked[0].text == "SIZZLING STONEGRILL"
+    colon = [f["colon"] for f in features_of(lines)]
+    assert colon[:2] == [0.0, 1.0]
+
+
+def test_the_name_beside_its_registration_and_across_a_gap_is_read_whole() -> None:
+    # "(Co. No:20154-T)" holds no legal form "Co."; a wide gap inside the name
+    # ("DE LUXE CIRCLE FRESH   MART SDN BHD") does not cut its start off.
+    rows = layout(
+        [
+            "Dion Realties Sdn Bhd (Co. No:20154-T)",
+            ("DE LUXE CIRCLE FRESH", "MART SDN BHD"),
+            "No. 89&91, Jalan Utama, 81300 Skudai",
+        ]
+    ).rows
+    assert len(rows[1].segments) == 2
+    assert name_of(rows, rows[0])[0] == "Dion Realties Sdn Bhd"
+    assert name_of(rows, rows[1])[0] == "DE LUXE CIRCLE FRESH MART SDN BHD"
