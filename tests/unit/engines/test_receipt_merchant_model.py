@@ -123,32 +123,32 @@ def test_candidates_take_colon_lines_and_a_head_under_a_stray_number() -> None:
     # ("050.20" read from a stamp) does not end the head before it has begun.
     lines: list[str | tuple[str, ...]] = [
         "050.20",
-        "SIZZLING STONEGRILL",
-        "Dimiliki Oleh : Dove Holdings Sdn Bhd",
-        "Reg No : 91694-X",
-        "No 1, Jln Desa Tebrau, 81100 Johor Bahru",
+        "AMBER LANTERN GRILL",
+        "Dimiliki Oleh : Kestrel Holdings Sdn Bhd",
+        "Reg No : 40217-W",
+        "No 7, Jln Seri Kenanga, 81200 Johor Bahru",
         ("Total", "2.35"),
     ]
     rows = layout(lines).rows
     texts = [r.text for r in name_candidates(rows)]
-    assert texts[:2] == ["SIZZLING STONEGRILL", "Dimiliki Oleh : Dove Holdings Sdn Bhd"]
+    assert texts[:2] == ["AMBER LANTERN GRILL", "Dimiliki Oleh : Kestrel Holdings Sdn Bhd"]
     assert not any("Reg No" in t for t in texts)
     picked = rule_choice(name_candidates(rows))
-    assert picked is not None and picked[0].text == "SIZZLING STONEGRILL"
+    assert picked is not None and picked[0].text == "AMBER LANTERN GRILL"
     colon = [f["colon"] for f in features_of(lines)]
     assert colon[:2] == [0.0, 1.0]
 
 
 def test_the_name_beside_its_registration_and_across_a_gap_is_read_whole() -> None:
-    # "(Co. No:20154-T)" holds no legal form "Co."; a wide gap inside the name
-    # ("DE LUXE CIRCLE FRESH   MART SDN BHD") does not cut its start off.
+    # "(Co. No:31877-K)" holds no legal form "Co."; a wide gap inside the name
+    # ("GOLDEN LEAF FAMILY   MART SDN BHD") does not cut its start off.
     rows = layout(
         [
-            "Dion Realties Sdn Bhd (Co. No:20154-T)",
-            ("DE LUXE CIRCLE FRESH", "MART SDN BHD"),
-            "No. 89&91, Jalan Utama, 81300 Skudai",
+            "Hartono Realties Sdn Bhd (Co. No:31877-K)",
+            ("GOLDEN LEAF FAMILY", "MART SDN BHD"),
+            "No. 12&14, Jalan Merbau, 81300 Skudai",
         ]
     ).rows
     assert len(rows[1].segments) == 2
-    assert name_of(rows, rows[0])[0] == "Dion Realties Sdn Bhd"
-    assert name_of(rows, rows[1])[0] == "DE LUXE CIRCLE FRESH MART SDN BHD"
+    assert name_of(rows, rows[0])[0] == "Hartono Realties Sdn Bhd"
+    assert name_of(rows, rows[1])[0] == "GOLDEN LEAF FAMILY MART SDN BHD"

@@ -353,8 +353,8 @@ def _textual(row: Row) -> bool:
 
 def _is_name_row(row: Row, colon: bool = False) -> bool:
     """A text line that may print a name: no contact, header, date or amount cue. A ``:``
-    rules the line out unless ``colon`` ("Dimiliki Oleh : Dove Holdings Sdn Bhd" and
-    "Dion Realties Sdn Bhd (Co. No:20154-T)" print the name beside one)."""
+    rules the line out unless ``colon`` ("Dimiliki Oleh : Kestrel Holdings Sdn Bhd" and
+    "Hartono Realties Sdn Bhd (Co. No:31877-K)" print the name beside one)."""
     text = row.text
     return (
         _textual(row)
@@ -368,7 +368,7 @@ def _is_name_row(row: Row, colon: bool = False) -> bool:
 
 
 _NAME_REG = re.compile(r"\(\s*co\.?\s*(?:reg\.?)?\s*no\.?\s*:?\s*\d{5,}\s?-?\s?[A-Z]?\s*\)", _I)
-"""A bracketed registration number beside the name ("(Co. No:20154-T)"): no contact line."""
+"""A bracketed registration number beside the name ("(Co. No:31877-K)"): no contact line."""
 
 
 def row_height(row: Row) -> float:
@@ -384,8 +384,8 @@ def _name_tokens(rows: Sequence[Row], chosen: Row) -> list[Word]:
     if segment is None:
         tokens = list(chosen.tokens)
     else:
-        # A gap wide enough to split the row may fall inside the name: "DE LUXE CIRCLE
-        # FRESH | MART SDN BHD". Word-only pieces before the legal form's piece are its start.
+        # A gap wide enough to split the row may fall inside the name: "GOLDEN LEAF FAMILY
+        # | MART SDN BHD". Word-only pieces before the legal form's piece are its start.
         at = chosen.segments.index(segment)
         start = at
         while start > 0 and re.fullmatch(r"[^\W\d_][^\d]*", chosen.segments[start - 1].text):
@@ -393,7 +393,7 @@ def _name_tokens(rows: Sequence[Row], chosen: Row) -> list[Word]:
         tokens = [t for piece in chosen.segments[start : at + 1] for t in piece.tokens]
     text = " ".join(t.text for t in tokens)
     # The name ends at its legal form: "EIGHT OUNCE COFFEE CO. THE GARDENS MALL".
-    # "(Co. No:20154-T)" beside the name is no legal form "Co.": blanked, same length.
+    # "(Co. No:31877-K)" beside the name is no legal form "Co.": blanked, same length.
     cleaned_text = _NAME_REG.sub(lambda m: " " * len(m[0]), clean_text(text))
     forms = list(COMPANY.finditer(cleaned_text))
     if forms:
