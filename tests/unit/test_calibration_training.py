@@ -10,7 +10,7 @@ import statistics
 from collections.abc import Callable
 
 import numpy as np
-from training.calibration import Row, fit_map, inner_folds, stack_weights
+from training.calibration import CHOSEN, SPECS, Row, fit_map, inner_folds, stack_weights
 
 from prefect_docai.engines.invoice.confidence import FEATURES
 
@@ -81,7 +81,7 @@ def _resampled(rows: list[Row], seed: int) -> list[Row]:
 def test_the_map_moves_little_when_its_rows_are_resampled() -> None:
     # an already calibrated raw score: the specs (raw alone, raw and the other features,
     # the raw score kept as it is) predict the inner folds about equally well; picking one
-    # of them (stacked=False, the fit before) made the map jump between resamples (mean
+    # of them (the invoice map's fit before) made the map jump between resamples (mean
     # spread 0.028), blending them moves it about half as much (0.016)
     rng = random.Random(3)
     rows = []
@@ -95,7 +95,7 @@ def test_the_map_moves_little_when_its_rows_are_resampled() -> None:
     points = [(raw, ocr) for raw in (0.6, 0.8, 0.95, 0.99) for ocr in (0.0, 1.0)]
     mapped = []
     for seed in range(10):
-        fitted = fit_map(_resampled(rows, seed), stacked=True)
+        fitted = fit_map(_resampled(rows, seed))
         mapped.append([fitted.confidence("net_total", raw, (ocr, 0.0, 1.0)) for raw, ocr in points])
     spread = [statistics.pstdev(column) for column in zip(*mapped, strict=True)]
     assert statistics.mean(spread) < 0.02
@@ -113,3 +113,16 @@ def test_stack_weights_are_on_the_simplex_and_no_worse_than_the_best_spec() -> N
         return float(np.sum(np.logaddexp(0.0, -(2 * right - 1) * (logits @ w))))
 
     assert loss(weights) <= min(loss(np.eye(3)[k]) for k in range(3)) + 1e-6
+
+
+def test_every_field_map_is_a_blend_of_the_specs() -> None:
+    # one fit for both tools: each field's map is the specs blended by stacking weights
+    # (one per spec, on the simplex), never one spec picked
+    rows = _rows("iban", lambda raw, ocr: raw) + _rows("gross_total", lambda raw, ocr: 0.97)
+    CHOSEN.clear()
+    fit_map(rows)
+    assert set(CHOSEN) == {"iban", "gross_total"}
+    for name, (weights,) in CHOSEN.items():
+        assert len(weights) == len(SPECS), name
+        assert all(isinstance(w, float) and 0.0 <= w <= 1.0 for w in weights), name
+        assert abs(sum(weights) - 1.0) < 1e-3, name
