@@ -175,23 +175,33 @@ def _extract(
     """The pages' candidates and the CPU seconds the engine spends on them; the page inputs
     (the OCR pass) come from the cache when there, a scan's word boxes are given a text
     layer's extent and the finders run (``engine.find_candidates``, as the engine does)."""
+    pages, seconds = cached_inputs(data, key, cache)
+    t0 = time.process_time()
+    found = find_candidates(pages)
+    return found, seconds + time.process_time() - t0
+
+
+def cached_inputs(
+    data: bytes | Callable[[], bytes], key: str, cache: bool
+) -> tuple[list[PageInput], float]:
+    """The pages' inputs (``inputs.page_inputs``: the OCR pass on scans) and the CPU seconds
+    they took, from the cache when there (``data`` may be a function that makes the
+    document, called only when the cache misses)."""
     path = CACHE / _engine_key() / f"{key}.pickle"
     if cache and path.exists():
         with path.open("rb") as fh:
             pages, seconds = pickle.load(fh)
-    else:
-        # as the HTTP API calls the engine for an upload without languageHint
-        options = EngineOptions(language_hinted=False, output_formats=("JSON",))
-        t0 = time.process_time()
-        pages, _ = page_inputs(data, options)
-        seconds = time.process_time() - t0
-        if cache:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            with path.open("wb") as fh:
-                pickle.dump((pages, seconds), fh)
+        return pages, seconds
+    # as the HTTP API calls the engine for an upload without languageHint
+    options = EngineOptions(language_hinted=False, output_formats=("JSON",))
     t0 = time.process_time()
-    found = find_candidates(pages)
-    return found, seconds + time.process_time() - t0
+    pages, _ = page_inputs(data if isinstance(data, bytes) else data(), options)
+    seconds = time.process_time() - t0
+    if cache:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("wb") as fh:
+            pickle.dump((pages, seconds), fh)
+    return pages, seconds
 
 
 def folded_text(grid: Grid) -> str:
@@ -255,9 +265,23 @@ def _icdar_cells(corpus: Path, doc: Doc) -> list[tuple[int, int, int, Box]]:
     return out
 
 
-def visible_runs(corpus: Path, modes: tuple[str, ...], cache: bool = True) -> list[DocRun]:
+def scan_pages(doc: Doc) -> list[int]:
+    """The pages of a visible document that its rasterized copy holds: those with a table."""
+    return sorted({t.page for t in doc.tables if t.page is not None}) or list(
+        range(1, doc.pages + 1)
+    )
+
+
+def scanned_copy(doc: Doc, pages: list[int]) -> bytes:
+    """``pages`` of a visible document rasterized as a scan (200 dpi grey through
+    ``samples.degrade``: skew <= 0.7 degrees, blur, noise; seeded by the document id)."""
     from prefect_docai.samples import degrade
 
+    seed = int(hashlib.sha256(doc.id.encode()).hexdigest()[:8], 16)
+    return degrade(_sub_pdf(doc.path, pages), seed=seed, dpi=SCAN_DPI, rotate=0.7)
+
+
+def visible_runs(corpus: Path, modes: tuple[str, ...], cache: bool = True) -> list[DocRun]:
     manifest = json.loads((corpus / "manifest.json").read_text())
     source_of = {}
     for entry in manifest["documents"]:
@@ -275,12 +299,8 @@ def visible_runs(corpus: Path, modes: tuple[str, ...], cache: bool = True) -> li
                 found, seconds = _extract(doc.path.read_bytes(), f"{doc.id}-pdf", cache)
                 mapping = {i: i for i in pages}
             else:
-                pages = sorted({t.page for t in doc.tables if t.page is not None}) or list(
-                    range(1, doc.pages + 1)
-                )
-                seed = int(hashlib.sha256(doc.id.encode()).hexdigest()[:8], 16)
-                data = degrade(_sub_pdf(doc.path, pages), seed=seed, dpi=SCAN_DPI, rotate=0.7)
-                found, seconds = _extract(data, f"{doc.id}-scan", cache)
+                pages = scan_pages(doc)
+                found, seconds = _extract(scanned_copy(doc, pages), f"{doc.id}-scan", cache)
                 mapping = {i: p for i, p in enumerate(pages, start=1)}
             run = DocRun(doc, source, doc.id, mode, boxed, seconds=seconds, pages=len(pages))
             run.truth_cells = _icdar_cells(corpus, doc) if boxed else []
