@@ -95,6 +95,7 @@ from prefect_docai.engines.tables.rowsep import (
     line_features,
     split_rows,
 )
+from prefect_docai.engines.tables.secondlook import with_second_look
 
 if TYPE_CHECKING:
     from prefect_docai.samples.tables import TablePage
@@ -151,6 +152,10 @@ page inputs (the OCR pass) is keyed on them only, so a change to the finders or 
 reuses it."""
 
 
+OPTIONS = EngineOptions(language_hinted=False, output_formats=("JSON",))
+"""As the HTTP API calls the engine for an upload without languageHint."""
+
+
 def _engine_key() -> str:
     """Digest of the code that makes the pages' inputs (``inputs.page_inputs``)."""
     src = ROOT / "src" / "prefect_docai" / "engines"
@@ -173,11 +178,12 @@ def _extract(
     data: bytes, key: str, cache: bool
 ) -> tuple[list[tuple[PageInput, list[GridTable]]], float]:
     """The pages' candidates and the CPU seconds the engine spends on them; the page inputs
-    (the OCR pass) come from the cache when there, a scan's word boxes are given a text
-    layer's extent and the finders run (``engine.find_candidates``, as the engine does)."""
+    (the OCR pass) come from the cache when there, a scan's low-confidence words are read
+    again (``secondlook.py``), its word boxes given a text layer's extent and the finders
+    run (as ``engine.page_candidates`` does)."""
     pages, seconds = cached_inputs(data, key, cache)
     t0 = time.process_time()
-    found = find_candidates(pages)
+    found = find_candidates(with_second_look(data, pages, OPTIONS))
     return found, seconds + time.process_time() - t0
 
 
@@ -192,10 +198,8 @@ def cached_inputs(
         with path.open("rb") as fh:
             pages, seconds = pickle.load(fh)
         return pages, seconds
-    # as the HTTP API calls the engine for an upload without languageHint
-    options = EngineOptions(language_hinted=False, output_formats=("JSON",))
     t0 = time.process_time()
-    pages, _ = page_inputs(data if isinstance(data, bytes) else data(), options)
+    pages, _ = page_inputs(data if isinstance(data, bytes) else data(), OPTIONS)
     seconds = time.process_time() - t0
     if cache:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -14,6 +14,7 @@ lists, key-value blocks). Cell text comes from
 the shared page model's words (text layer or the page's single OCR pass); on a scan,
 where that pass read nothing inside a ruled grid, from a second OCR look at the grid
 (``reread.py``; ``inputs.py`` also drops text strokes the line finder took for rules),
+the words that pass read with little confidence are read again alone (``secondlook.py``),
 and its OCR word boxes are given a text layer's extent (``wordboxes.py``).
 Tables on consecutive pages with the same columns are tagged as continuations.
 """
@@ -30,6 +31,7 @@ from prefect_docai.engines.tables.grid import GridTable
 from prefect_docai.engines.tables.inputs import page_inputs
 from prefect_docai.engines.tables.regions import RegionModel, load_region_model, region_features
 from prefect_docai.engines.tables.rowsep import split_rows
+from prefect_docai.engines.tables.secondlook import with_second_look
 from prefect_docai.engines.tables.wordboxes import as_text_layer
 from prefect_docai.models.tools import Tool
 
@@ -71,10 +73,11 @@ class TableEngine:
 def page_candidates(
     data: bytes, options: EngineOptions
 ) -> tuple[list[tuple[PageInput, list[GridTable]]], int]:
-    """Every page (a scan's word boxes given a text layer's extent, ``wordboxes.py``) and
-    the candidate tables the rules find on it, and the page count."""
+    """Every page (a scan's low-confidence words read again, ``secondlook.py``, and its
+    word boxes given a text layer's extent, ``wordboxes.py``) and the candidate tables the
+    rules find on it, and the page count."""
     pages, page_count = page_inputs(data, options)
-    return find_candidates(pages), page_count
+    return find_candidates(with_second_look(data, pages, options)), page_count
 
 
 def find_candidates(pages: list[PageInput]) -> list[tuple[PageInput, list[GridTable]]]:

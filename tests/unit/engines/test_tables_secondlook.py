@@ -1,0 +1,58 @@
+"""The second OCR look at a scan's low-confidence words (engines/tables/secondlook.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+from prefect_docai.engines.page.model import Word
+from prefect_docai.engines.pluginspec import EngineOptions
+from prefect_docai.engines.tables.geometry import Box, PageInput, PointWord
+from prefect_docai.engines.tables.secondlook import look_languages, second_look
+
+SCALE = 300 / 72
+
+
+def _page_raster(words: list[tuple[str, float, float]]) -> tuple[np.ndarray, list[Box]]:
+    """A white 300 x 120 pt page at 300 dpi with ``words`` (text, x, y in points) printed,
+    and each word's ink box in points."""
+    image = Image.new("L", (round(300 * SCALE), round(120 * SCALE)), 255)
+    draw = ImageDraw.Draw(image)
+    font = ImageFont.load_default(size=round(11 * SCALE))
+    boxes = []
+    for text, x, y in words:
+        draw.text((x * SCALE, y * SCALE), text, fill=0, font=font)
+        x0, y0, x1, y1 = draw.textbbox((x * SCALE, y * SCALE), text, font=font)
+        boxes.append(Box(x0 / SCALE, y0 / SCALE, x1 / SCALE, y1 / SCALE))
+    return np.asarray(image, dtype=np.uint8), boxes
+
+
+def _word(text: str, box: Box, confidence: float) -> PointWord:
+    return PointWord(Word(text, (0.0, 0.0, 0.0, 0.0), confidence), box)
+
+
+def test_low_confidence_words_are_read_again_alone() -> None:
+    gray, boxes = _page_raster([("Umsatz", 20, 20), ("4711", 150, 20), ("Total", 20, 70)])
+    words = [
+        _word("a", boxes[0], 0.27),  # the page pass's junk reading of a table entry
+        _word("lel", boxes[1], 0.1),
+        _word("Tota1", boxes[2], 0.9),  # read with confidence: left as it is
+    ]
+    page = PageInput(1, 300.0, 120.0, words, ocr=True)
+    out = second_look(page, gray, "eng")
+    assert [w.text for w in out.words] == ["Umsatz", "4711", "Tota1"]
+    assert [w.box for w in out.words] == boxes  # boxes stay the page pass's
+    assert out.words[0].confidence > 0.5
+    assert page.words[0].text == "a"  # the page's own words are untouched
+
+
+def test_nothing_to_look_at_leaves_the_page_as_it_is() -> None:
+    gray, boxes = _page_raster([("Umsatz", 20, 20)])
+    page = PageInput(1, 300.0, 120.0, [_word("Umsatz", boxes[0], 0.95)], ocr=True)
+    assert second_look(page, gray, "eng") is page
+
+
+def test_languages_of_the_second_look() -> None:
+    assert look_languages(EngineOptions(languages=("deu",))) == "deu"
+    unhinted = look_languages(EngineOptions(language_hinted=False)).split("+")
+    assert unhinted[0] == "eng"
