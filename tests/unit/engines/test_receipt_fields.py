@@ -396,7 +396,7 @@ def test_no_merchant_rather_than_a_table_header_or_debris() -> None:
 
 @pytest.mark.parametrize(
     ("ocr", "clean"),
-    [("DE LUXE CIRCLE FRESH MART SON BHD", "DE LUXE CIRCLE FRESH MART SDN BHD"),
+    [("GOLDEN LEAF FAMILY MART SON BHD", "GOLDEN LEAF FAMILY MART SDN BHD"),
      ("BHPetro] Palekbang", "BHPetrol Palekbang"),
      ("LOT PT 1138 ‚PT 33122,", "LOT PT 1138 PT 33122,"),
      ('"Baumarkt Mohaupt', "Baumarkt Mohaupt")],

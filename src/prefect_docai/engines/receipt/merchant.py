@@ -419,7 +419,7 @@ def _name_tokens(rows: Sequence[Row], chosen: Row) -> list[Word]:
         and index > 0
         and _continues_name(chosen, rows[index - 1], longest=6)
     ):
-        # "DE LUXE CIRCLE FRESH" over "MART SDN BHD": a line of a shop word and the legal
+        # "GOLDEN LEAF FAMILY" over "MART SDN BHD": a line of a shop word and the legal
         # form ends a name that starts on the text line above it, in the same type size.
         tokens = [*rows[index - 1].tokens, *tokens]
     elif index + 1 < len(rows):
