@@ -8,9 +8,9 @@ Every truth cell of the scanned generated table pages (``samples.tables`` seeds
 ``0..--scanned-1``, the pages ``benchmarks.tables_cv`` scores) and of the rasterized visible
 ICDAR 2013 pages is read as with perfect structure: the words the table finders see (the
 page's inputs after ``wordboxes.as_text_layer``, as ``engine.find_candidates`` hands them on)
-whose centre lies in the cell, joined as a cell's words are (after the second look at
-low-confidence words, ``secondlook.py``, as ``training.tables`` and the engine read them). The share read exactly is the
-ceiling the OCR text puts on cell F1; the rest is bucketed:
+whose centre lies in the cell, joined as a cell's words are (the page inputs include the
+second look at low-confidence words, ``secondlook.py``, as the engine reads them). The share
+read exactly is the ceiling the OCR text puts on cell F1; the rest is bucketed:
 
 * ``empty``: no word in the cell;
 * ``junk_after`` / ``junk_before``: the true text followed / preceded by more (rule
@@ -35,12 +35,11 @@ import os
 from collections import Counter
 from pathlib import Path
 
-from training.tables import OPTIONS, cached_inputs, scan_pages, scanned_copy
+from training.tables import cached_inputs, scan_pages, scanned_copy
 
 from benchmarks.tables import corpus_dir, load_corpus, norm
 from prefect_docai.engines.tables.geometry import PageInput
 from prefect_docai.engines.tables.grid import join_words
-from prefect_docai.engines.tables.secondlook import with_second_look
 from prefect_docai.engines.tables.wordboxes import as_text_layer
 
 ROOT = Path(__file__).resolve().parent
@@ -89,7 +88,7 @@ def generated(count: int) -> Counter[str]:
         page = table_page(seed, scanned=True)
         digest = hashlib.sha256(page.pdf).hexdigest()[:12]
         pages, _ = cached_inputs(page.pdf, f"gen-{seed}-scan-{digest}", True)
-        for scan in with_second_look(page.pdf, pages, OPTIONS):
+        for scan in pages:
             cells = [
                 (c.bbox, c.text)
                 for t in page.tables
@@ -110,7 +109,6 @@ def icdar(corpus: Path) -> Counter[str]:
         pages = scan_pages(doc)
         data = scanned_copy(doc, pages)
         scans, _ = cached_inputs(data, f"{doc.id}-scan", True)
-        scans = with_second_look(data, scans, OPTIONS)
         tables = json.loads(truth.read_text())["tables"]
         for scan, number in zip(scans, pages, strict=True):
             height = doc.page_sizes[number - 1][1]

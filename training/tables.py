@@ -95,7 +95,6 @@ from prefect_docai.engines.tables.rowsep import (
     line_features,
     split_rows,
 )
-from prefect_docai.engines.tables.secondlook import with_second_look
 
 if TYPE_CHECKING:
     from prefect_docai.samples.tables import TablePage
@@ -145,9 +144,17 @@ class DocRun:
     the one table the truth knows of)."""
 
 
-_INPUT_FILES = ("inputs.py", "geometry.py", "deskew.py", "rulings.py", "reread.py", "lattice.py")
+_INPUT_FILES = (
+    "inputs.py",
+    "geometry.py",
+    "deskew.py",
+    "rulings.py",
+    "reread.py",
+    "lattice.py",
+    "secondlook.py",
+)
 """The modules of ``engines/tables`` that make a page's inputs (words, rulings; on scans the
-second look inside ruled grids, found by ``lattice.py``), with ``engines/page``: the cache of
+second look inside ruled grids, found by ``lattice.py``, and at low-confidence words), with ``engines/page``: the cache of
 page inputs (the OCR pass) is keyed on them only, so a change to the finders or the models
 reuses it."""
 
@@ -178,12 +185,12 @@ def _extract(
     data: bytes, key: str, cache: bool
 ) -> tuple[list[tuple[PageInput, list[GridTable]]], float]:
     """The pages' candidates and the CPU seconds the engine spends on them; the page inputs
-    (the OCR pass) come from the cache when there, a scan's low-confidence words are read
-    again (``secondlook.py``), its word boxes given a text layer's extent and the finders
-    run (as ``engine.page_candidates`` does)."""
+    (the OCR pass and a scan's second look at its low-confidence words, ``secondlook.py``)
+    come from the cache when there, its word boxes given a text layer's extent and the
+    finders run (as ``engine.page_candidates`` does)."""
     pages, seconds = cached_inputs(data, key, cache)
     t0 = time.process_time()
-    found = find_candidates(with_second_look(data, pages, OPTIONS))
+    found = find_candidates(pages)
     return found, seconds + time.process_time() - t0
 
 

@@ -31,7 +31,6 @@ from prefect_docai.engines.tables.grid import GridTable
 from prefect_docai.engines.tables.inputs import page_inputs
 from prefect_docai.engines.tables.regions import RegionModel, load_region_model, region_features
 from prefect_docai.engines.tables.rowsep import split_rows
-from prefect_docai.engines.tables.secondlook import with_second_look
 from prefect_docai.engines.tables.wordboxes import as_text_layer
 from prefect_docai.models.tools import Tool
 
@@ -77,7 +76,7 @@ def page_candidates(
     word boxes given a text layer's extent, ``wordboxes.py``) and the candidate tables the
     rules find on it, and the page count."""
     pages, page_count = page_inputs(data, options)
-    return find_candidates(with_second_look(data, pages, options)), page_count
+    return find_candidates(pages), page_count
 
 
 def find_candidates(pages: list[PageInput]) -> list[tuple[PageInput, list[GridTable]]]:

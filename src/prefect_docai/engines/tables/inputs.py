@@ -4,12 +4,14 @@ pages, OpenCV line detection on the raster otherwise).
 
 On scans two steps bring the inputs closer to what the born-digital page gives: the
 strokes of printed text that the raster line finder takes for short rules are dropped
-(:func:`drop_text_strokes`), and the ruled tables get a second OCR look where the page's
-pass read nothing (``reread.py``)."""
+(:func:`drop_text_strokes`), the ruled tables get a second OCR look where the page's
+pass read nothing (``reread.py``), and the words that pass read with little confidence are
+read again alone (``secondlook.py``)."""
 
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import NDArray
 
 from prefect_docai.engines.page.document import Document, Page, load_document
 from prefect_docai.engines.page.languages import installed_languages
@@ -18,6 +20,7 @@ from prefect_docai.engines.tables.deskew import straighten_image, straighten_wor
 from prefect_docai.engines.tables.geometry import Box, PageInput, PointWord, Ruling
 from prefect_docai.engines.tables.reread import reread_tables, table_regions
 from prefect_docai.engines.tables.rulings import raster_segments, vector_segments
+from prefect_docai.engines.tables.secondlook import needs_second_look, second_look
 
 RULING_DPI = 200
 """Raster resolution for line detection on scans: rules are long, 200 dpi is plenty."""
@@ -39,12 +42,20 @@ def detected_languages(options: EngineOptions) -> tuple[str, ...]:
     return tuple(pack for pack in DETECTED if pack in installed)
 
 
+def look_languages(options: EngineOptions) -> str:
+    """The Tesseract packs of the second look (``secondlook.py``): those the upload named,
+    and the main languages a page may be found written in when it named none."""
+    named = tuple(code for code in options.languages if code != "auto") or ("eng",)
+    return "+".join(dict.fromkeys((*named, *detected_languages(options))))
+
+
 def page_inputs(data: bytes, options: EngineOptions) -> tuple[list[PageInput], int]:
     """Every page's words (text layer or OCR, straightened) and rulings, and the page
     count: what the table finders (``finders.find_tables``) work on."""
     with load_document(
         data, languages=options.languages, dpi=OCR_DPI, detect=detected_languages(options)
     ) as document:
+        look = look_languages(options)
         document.prefetch()
         pages = [_page_input(document, page) for page in document.pages]
         vector = _vector_rulings(document, pages)
@@ -56,7 +67,7 @@ def page_inputs(data: bytes, options: EngineOptions) -> tuple[list[PageInput], i
                     document.page(page_input.number), page_input.skew
                 )
             if page_input.ocr:
-                _scan_inputs(document.page(page_input.number), page_input)
+                _scan_inputs(document.page(page_input.number), page_input, look)
         page_count = document.page_count
     return pages, page_count
 
@@ -70,19 +81,31 @@ def _page_input(document: Document, page: Page) -> PageInput:
     return PageInput(page.number, w, h, _dedupe(words), ocr=ocr, skew=skew)
 
 
-def _scan_inputs(page: Page, page_input: PageInput) -> None:
-    """A scanned page's rulings and words made like a born-digital page's (in place)."""
+def _scan_inputs(page: Page, page_input: PageInput, look: str) -> None:
+    """A scanned page's rulings and words made like a born-digital page's (in place); the
+    page raster is rendered once, for the steps that read it (``look``: the second look's
+    Tesseract packs)."""
     page_input.segments = drop_text_strokes(page_input.segments, page_input.words)
+    gray: NDArray[np.uint8] | None = None
     if table_regions(page_input):
-        gray = straighten_image(
-            np.asarray(page.render(OCR_DPI, grayscale=True), dtype=np.uint8), page_input.skew
-        )
+        gray = _straight_raster(page, page_input)
         # the render may be smaller than asked (huge pages): take the scale from its size
         dpi = gray.shape[1] * 72.0 / page_input.width
         page_input.words = page_input.words + reread_tables(
             page_input, gray, dpi, "+".join(page.languages) or "eng"
         )
     page_input.words = strip_rule_glyphs(page_input.words, page_input.segments)
+    if needs_second_look(page_input):
+        if gray is None:
+            gray = _straight_raster(page, page_input)
+        page_input.words = second_look(page_input, gray, look).words
+
+
+def _straight_raster(page: Page, page_input: PageInput) -> NDArray[np.uint8]:
+    """The page at :data:`OCR_DPI` in grey, upright (the page model's render: PDF or
+    image, turned as its OCR found it) and straightened as its words are."""
+    image = np.asarray(page.render(OCR_DPI, grayscale=True), dtype=np.uint8)
+    return straighten_image(image, page_input.skew)
 
 
 STROKE_COVER = 0.6

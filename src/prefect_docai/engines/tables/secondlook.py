@@ -16,10 +16,10 @@ page raster with a margin and read again; the new reading replaces the old when 
 word read with more confidence than the first. Nothing else changes: boxes, lines and
 order stay the page pass's.
 
-Applied after the page's inputs are read (``inputs.page_inputs``), before the finders
-(``engine.page_candidates``, ``training/tables.py``); it renders the page again from the
-document rather than keep every page raster in memory: 0.29 s of CPU a page (render and
-reads) on scanned generated pages whose inputs take 4.9 s.
+Applied by ``inputs.page_inputs`` to each OCR page, last, on the straightened raster the
+page's other scan steps read (rendered once, by the page model, so image uploads and pages
+turned by OSD read the same way): 0.29 s of CPU a page (reads, and the render where the
+page had none) on scanned generated pages whose inputs take 4.9 s.
 """
 
 from __future__ import annotations
@@ -29,13 +29,9 @@ from dataclasses import replace
 import numpy as np
 from numpy.typing import NDArray
 
-from prefect_docai.engines.pluginspec import EngineOptions
-from prefect_docai.engines.tables.deskew import straighten_image
 from prefect_docai.engines.tables.geometry import PageInput, PointWord
-from prefect_docai.engines.tables.inputs import detected_languages
 from prefect_docai.engines.tables.reread import MIN_CONFIDENCE
 
-DPI = 300
 _SINGLE_LINE = 7
 """Tesseract page segmentation mode: the image is one text line."""
 _MARGIN_X = 0.15
@@ -58,7 +54,7 @@ def second_look(page: PageInput, gray: NDArray[np.uint8], languages: str) -> Pag
     words: list[PointWord] = []
     changed = False
     for w in page.words:
-        if w.confidence >= MIN_CONFIDENCE or not any(c.isalnum() for c in w.text):
+        if not _doubtful(w):
             words.append(w)
             continue
         x0 = max(0, int((w.box.x0 - _MARGIN_X * em) * scale))
@@ -81,33 +77,10 @@ def second_look(page: PageInput, gray: NDArray[np.uint8], languages: str) -> Pag
     return replace(page, words=words) if changed else page
 
 
-def look_languages(options: EngineOptions) -> str:
-    """The Tesseract packs of the second look: those the upload named, and the main
-    languages a page may be found written in when it named none (``inputs.DETECTED``)."""
-    named = tuple(code for code in options.languages if code != "auto") or ("eng",)
-    return "+".join(dict.fromkeys((*named, *detected_languages(options))))
+def needs_second_look(page: PageInput) -> bool:
+    """Whether ``page`` holds a word :func:`second_look` would read again."""
+    return page.ocr and any(_doubtful(w) for w in page.words)
 
 
-def with_second_look(
-    data: bytes, pages: list[PageInput], options: EngineOptions
-) -> list[PageInput]:
-    """``pages`` (the inputs of the document ``data``) with :func:`second_look` applied to
-    each OCR page that has a low-confidence word."""
-    from prefect_docai.files.pdfium import render_page
-
-    languages = look_languages(options)
-
-    out: list[PageInput] = []
-    for page in pages:
-        if not page.ocr or not any(
-            w.confidence < MIN_CONFIDENCE and any(c.isalnum() for c in w.text) for w in page.words
-        ):
-            out.append(page)
-            continue
-        image = np.asarray(render_page(data, page.number - 1, DPI), dtype=np.uint8)
-        if (image.shape[1] > image.shape[0]) != (page.width > page.height):
-            # the page pass turned the page a quarter (OSD): the words are not in this frame
-            out.append(page)
-            continue
-        out.append(second_look(page, straighten_image(image, page.skew), languages))
-    return out
+def _doubtful(w: PointWord) -> bool:
+    return w.confidence < MIN_CONFIDENCE and any(c.isalnum() for c in w.text)
