@@ -31,6 +31,7 @@ from prefect_docai.engines.extract.candidates import (
     value_runs,
 )
 from prefect_docai.engines.extract.ids import bic_matches_iban, find_ibans
+from prefect_docai.engines.extract.labels import UK_POSTCODE
 from prefect_docai.engines.extract.rows import PageLayout, Segment, fold
 from prefect_docai.engines.extract.tax import is_buyer_context
 from prefect_docai.engines.invoice import labels as L
@@ -211,7 +212,8 @@ def _month_first(
     """Whether numeric dates are month-first (US style). Day-first is the default; a date
     like 03/25/2024 proves month-first, 25/03/2024 day-first; when every date is
     ambiguous, the payment term ("30 days") decides which reading of invoice and due
-    date it fits."""
+    date it fits, and when it settles nothing, the page's American or other marks
+    (:func:`_american_page`)."""
     first_over = second_over = False
     for layout in layouts:
         for row in layout.rows:
@@ -220,15 +222,28 @@ def _month_first(
                 if match:
                     first_over |= int(match[1]) > 12
                     second_over |= int(match[2]) > 12
-    if first_over or (not second_over and (invoice is None or due is None)):
+    if first_over:
         return False
     if second_over:
         return True
-    assert invoice is not None and due is not None
+    by_terms = _terms_decide(layouts, invoice, due)
+    if by_terms is not None:
+        return by_terms
+    return _american_page(layouts)
+
+
+def _terms_decide(
+    layouts: Sequence[PageLayout], invoice: Candidate | None, due: Candidate | None
+) -> bool | None:
+    """Month-first when only that reading puts the due date the payment term ("30 days")
+    after the invoice date, day-first when only the day-first one does; ``None`` when the
+    term settles nothing."""
+    if invoice is None or due is None:
+        return None
     day_first = (parse_date(invoice.raw), parse_date(due.raw))
     month_first = (parse_date(invoice.raw, month_first=True), parse_date(due.raw, month_first=True))
     if None in day_first or None in month_first:
-        return False
+        return None
     terms = {
         int(m[1])
         for layout in layouts
@@ -240,7 +255,35 @@ def _month_first(
         start, end = pair
         return start is not None and end is not None and (end - start).days in terms
 
-    return fits(month_first) and not fits(day_first)
+    if fits(month_first) != fits(day_first):
+        return fits(month_first)
+    return None
+
+
+_US_STATES = (
+    "AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ "
+    "NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC PR GU VI AS MP PW FM MH AA "
+    "AE AP"
+)
+_US_ADDRESS = re.compile(rf"[^\W\d_]{{2}},?\s+(?:{_US_STATES.replace(' ', '|')})\s+\d{{5}}(?:-\d{{4}})?\b")
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+_WRITTEN_MONTH_FIRST = re.compile(rf"\b{_MONTH}\s+\d{{1,2}},\s*\d{{4}}\b", re.I)
+_WRITTEN_DAY_FIRST = re.compile(rf"\b\d{{1,2}}(?:st|nd|rd|th|\.)?\s+{_MONTH}\s+\d{{4}}\b", re.I)
+_UK_POSTCODE_END = re.compile(rf"\b{UK_POSTCODE}\b")
+
+
+def _american_page(layouts: Sequence[PageLayout]) -> bool:
+    """Whether a page whose numeric dates are all ambiguous (``06/09/2026``) is American,
+    so month-first: more US addresses ("Springfield, IL 62704") and dates written month
+    first ("Nov 12, 2024") than British postcodes and dates written day first ("12 Nov
+    2024"). Continental pages print neither and stay day-first."""
+    american = other = 0
+    for layout in layouts:
+        for row in layout.rows:
+            text = row.text
+            american += len(_US_ADDRESS.findall(text)) + len(_WRITTEN_MONTH_FIRST.findall(text))
+            other += len(_UK_POSTCODE_END.findall(text)) + len(_WRITTEN_DAY_FIRST.findall(text))
+    return american > other
 
 
 def _reread_month_first(candidate: Candidate | None) -> Candidate | None:

@@ -84,6 +84,11 @@ INVOICE_TITLE = _rx(
     r"^bill(?=\s*$|\s+\S*\d|\s*(?:no\.?|#|number)(?:\s|$))",
     r"^(?:[^\W\d_]+\s)?invoice\b",
     r"^note\s+d['’]?\s*honoraires\b",
+    # fee notes and the plain "note" some languages call an invoice by
+    r"^honorar(?:note|abrechnung)\b",
+    r"^minuta\s+de\s+honorarios\b",
+    r"^parcella\b",
+    r"^nota\b(?!\s*:)(?!\s+(?:di|de)\s+cr[ée]dito)",
     r"^[^\W\d_]*factuur\b",
     r"^gutschrift\b",
     r"^credit\s+note\b",
@@ -113,6 +118,15 @@ INVOICE_DATE = _rx(
     r"invoice\s*issued",
     r"gutschriftsdatum",
     r"tax\s*point",
+    r"date\s*of\s*issue",
+    # the day the document was made out: "Created", "Erstellt am", "Établie le"...
+    r"\bcreated(?:\s*on)?\b",
+    r"\bdate\s*created\b",
+    r"erstellt\s*am",
+    r"[ée]tablie?\s*le\b",
+    r"opgemaakt\s*op",
+    r"emess[ao]\s*il\b",
+    r"emitid[ao]\s*el\b",
 )
 GENERIC_DATE = _rx(r"\bdatum\b", r"\bdate\b", r"\bdated\b", r"^den\b", r"^data\b", r"^fecha\b")
 INVOICE_DATE_IN_TITLE = _rx(
@@ -208,6 +222,8 @@ GROSS = _rx(
     r"inclusive",
     r"gesamtbetrag",
     r"rechnungsbetrag",
+    # an insurer's premium ("Beitrag") totals: "Rechnungsbeitrag", "Endbeitrag"
+    r"(?:rechnungs|end|gesamt)beitrag",
     r"endbetrag",
     r"gesamtsumme",
     r"rechnungssumme(?!\s*ohne)",
@@ -345,6 +361,8 @@ SELLER_LABEL = _rx(
     r"^emisor\b",
     r"^proveedor\b",
     r"^vendedor\b",
+    # "from" in German, Dutch, Italian, only as a label standing alone ("Van", "Von:")
+    r"^(?:von|van|da)\b(?=\s*:|\s*$)",
 )
 BUYER_LABEL = _rx(
     r"^k[äa]ufer\b",
@@ -373,6 +391,10 @@ BUYER_LABEL = _rx(
     r"^spett\.?\s*le\b",
     r"^cliente\b",
     r"^facturar\s+a\b",
+    r"^facturado\s+a\b",
+    r"^intestatario\b",
+    # "to" in Dutch, German, English, only as a label standing alone ("Aan", "To:")
+    r"^(?:aan|an|to)\b(?=\s*:|\s*$)",
 )
 
 TAX_NUMBER = _rx(r"steuer[\s-]*(?:nummer|nr\.?)", r"st\.?[\s-]*nr\.?", r"stnr", r"tax\s*number")

@@ -79,7 +79,10 @@ def _printed_postcode(text: str, postcode: str) -> str:
 
 
 def parse_block(pieces: Sequence[_Piece], score: float) -> Party | None:
-    """Name / street / postcode + city / country out of an address block's lines."""
+    """Name / street / postcode + city / country out of an address block's lines (lines
+    with neither letter nor digit, specks OCR read as ``_`` or ``|``, left out: such a
+    line between street and postcode would take the street's place)."""
+    pieces = [p for p in pieces if re.search(r"[^\W_]", p.text)]
     postcode_at = None
     for index, piece in enumerate(pieces):
         if postcode_city(piece.text) is not None and index > 0:
@@ -137,12 +140,56 @@ def parse_block(pieces: Sequence[_Piece], score: float) -> Party | None:
             L.LEGAL_FORM.search(keep[0].text)
             and not L.LEGAL_FORM.search(previous.text)
             and not re.search(r"\d", previous.text)
+            and _first_half(previous, keep[0])
         ):
             keep.insert(0, previous)
     tokens = tuple(t for p in keep for t in p.tokens)
     text = "\n".join(_clean(p.text) for p in keep)
+    text = strip_junk(text)
     party.name = Candidate(re.sub(r"\s+", " ", text), tokens, score, text)
     return party
+
+
+def _height(tokens: Sequence[Word]) -> float:
+    return max((t.bbox[3] - t.bbox[1] for t in tokens), default=0.0)
+
+
+def is_monogram(text: str, tokens: Sequence[Word], name: str, name_tokens: Sequence[Word]) -> bool:
+    """A logo's letters above a company name ("TA" over "Täsche AG", OCR may misread them):
+    one word of at most three characters, or the initials of the name's words, or glyphs
+    far taller than the name's."""
+    words = text.split()
+    initials = "".join(w[0] for w in name.split() if w[:1].isalpha()).casefold()
+    letters = re.sub(r"\W", "", text).casefold()
+    height, name_height = _height(tokens), _height(name_tokens)
+    return (
+        (len(words) == 1 and len(letters) <= 3)
+        or (len(letters) >= 2 and initials.startswith(letters))
+        or (name_height > 0 and height > 1.6 * name_height)
+    )
+
+
+def _first_half(previous: _Piece, name: _Piece) -> bool:
+    """Whether ``previous`` may be the first line of the two-line company name ``name``:
+    not a logo's monogram, not a street (a street word, or a sender line's separated
+    parts "Name - Street" OCR set as its own row above the recipient)."""
+    text = previous.text.strip()
+    return not (
+        is_monogram(text, previous.tokens, name.text, name.tokens)
+        or L.STREET_WORD.search(text)
+        or _STRONG_SPLIT.search(f" {text} ")
+    )
+
+
+_JUNK_LEAD = re.compile(r"^(?:[^\w\s]+|[^\W_][)\]}>|»*~]+|[(\[{<|«*~]+[^\W_])\s+(?=[^\W\d_])")
+"""A first token of one letter with brackets or bars, or of punctuation alone ("G)", "|",
+"»"): a logo or a speck OCR read before a name."""
+
+
+def strip_junk(name: str) -> str:
+    """``name`` without a leading :data:`_JUNK_LEAD` ("G) Finanzas S.C.P" → "Finanzas
+    S.C.P"); "A. Meier GmbH" keeps its initial."""
+    return _JUNK_LEAD.sub("", name)
 
 
 def _name_line(piece: _Piece) -> bool:
@@ -451,7 +498,7 @@ def legal_names(layouts: Sequence[PageLayout]) -> list[Candidate]:
         for row in layout.rows:
             for segment in row.segments:
                 for part in _NAME_SPLIT.split(segment.text):
-                    text = part.strip()
+                    text = strip_junk(part.strip())
                     match = L.LEGAL_FORM.search(text)
                     if match is None or ":" in text[: match.start()]:
                         continue
@@ -530,6 +577,7 @@ def _line_above(layout: PageLayout, segment: Segment) -> Segment | None:
             and not L.LEGAL_FORM.search(above.text)
             and not L.SALUTATION.match(above.text.strip())
             and not L.INVOICE_TITLE.search(fold(above.text))
+            and not is_monogram(above.text, above.tokens, segment.text, segment.tokens)
         ):
             return above
         return None

@@ -39,6 +39,11 @@ INVOICE_WORD = rx(
     r"nota\s+de\s+cr[ée]dito",
     r"nota\s+di\s+credito",
     r"creditnota",
+    r"honorar",
+    r"honoraires",
+    r"honorarios",
+    r"parcella",
+    r"\bnota\b",
 )
 NUMBER_WORD = rx(
     r"\bnr\b",
@@ -181,6 +186,11 @@ INVOICE_DATE_LABEL = rx(
     r"invoice\s*issued",
     r"erstellt\s*am",
     r"created",
+    r"date\s*of\s*issue",
+    r"[ée]mise?\s*le\b",
+    r"[ée]tablie?\s*le\b",
+    r"data\s*documento",
+    r"fecha\s*(?:de\s*)?expedici[óo]n",
 )
 GENERIC_DATE_LABEL = rx(
     r"\bdatum\b",
@@ -301,10 +311,19 @@ def _above(layout: PageLayout, row: Row, segment: Segment) -> Segment | None:
     return None
 
 
+def _own_label(tokens: Sequence[Word]) -> Sequence[Word]:
+    """The words before a candidate back to the previous value (the last token with a
+    digit): a line of several labelled values ("Ref. 4711 Created 06/09/2026 Supply date
+    06/06/2026") gives each value its own label, not its neighbours'."""
+    last = max((i for i, t in enumerate(tokens) if any(c.isdigit() for c in t.text)), default=-1)
+    return tokens[last + 1 :]
+
+
 def contexts(spot: Spot) -> tuple[str, str, str, str]:
-    """Folded text before the candidate in its segment, of the segment to its left, of the
-    segment above, and of the whole row."""
-    before = fold(" ".join(t.text for t in spot.segment.tokens[: spot.start]))[-48:]
+    """Folded text before the candidate in its segment (back to the previous value: its
+    own label), of the segment to its left, of the segment above, and of the whole row."""
+    own = _own_label(spot.segment.tokens[: spot.start])
+    before = fold(" ".join(t.text for t in own))[-48:]
     position = next((i for i, s in enumerate(spot.row.segments) if s is spot.segment), 0)
     left = fold(spot.row.segments[position - 1].text)[-48:] if position > 0 else ""
     above_segment = _above(spot.layout, spot.row, spot.segment)
