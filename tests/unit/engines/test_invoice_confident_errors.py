@@ -156,3 +156,16 @@ def test_an_insurers_premium_totals_settle_net_and_gross() -> None:
     assert result.totals.gross is not None and str(result.totals.gross.value) == "95.20"
     assert result.totals.net is not None and str(result.totals.net.value) == "80.00"
 
+
+
+def test_a_party_label_over_the_sellers_block_is_not_part_of_its_name() -> None:
+    # the seller's postcode misread ("1" as "I"), so its labelled block does not parse and
+    # the name comes from its legal form, with the line above it when that is a first half
+    page = _layout(
+        _words(0.059, ("Invoice to", 0.13), ("From", 0.51)),
+        _words(0.074, ("Nora Hale", 0.13), ("Fenwick PLC", 0.51)),
+        _words(0.089, ("145 Hartley Crest", 0.13), ("1 Marlow Alley", 0.51)),
+        _words(0.105, ("Westbury L9 6GB", 0.13), ("Moorefort NEIM 1QA", 0.51)),
+    )
+    result = extract_invoice([page], "text-layer")
+    assert _name(result.seller.name) == "fenwick plc"

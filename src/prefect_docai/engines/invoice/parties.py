@@ -578,6 +578,9 @@ def _line_above(layout: PageLayout, segment: Segment) -> Segment | None:
             and not L.SALUTATION.match(above.text.strip())
             and not L.INVOICE_TITLE.search(fold(above.text))
             and not is_monogram(above.text, above.tokens, segment.text, segment.tokens)
+            # a party label over its block ("From" / "Wells PLC") is no half of the name
+            and not is_party_label(fold(above.text), L.SELLER_LABEL)
+            and not is_party_label(fold(above.text), L.BUYER_LABEL)
         ):
             return above
         return None
