@@ -46,6 +46,9 @@ names its row; ``engines.tables.rowsep``).
 
 Row model: for every candidate covering a truth table (boxed sources), each row is
 labelled 1 when most of its words lie inside the truth box (``engines.tables.extent``).
+The region model then sees each candidate as the engine makes it: its edge rows peeled by
+the row model and, a whitespace candidate that lost rows, made again from the rows kept and
+regrouped by the row-separator model (``extent.peel``).
 
 Models: scikit-learn gradient boosting (fixed seed, no subsampling), exported as plain JSON
 trees (``engines.tables.regions.RegionModel``); the export is checked against scikit-learn's
@@ -76,8 +79,8 @@ from prefect_docai.engines.tables.extent import (
     ROW_MODEL_FILE,
     RowModel,
     keep_rows,
+    peel,
     row_features,
-    slice_rows,
 )
 from prefect_docai.engines.tables.geometry import PageInput
 from prefect_docai.engines.tables.grid import GridTable
@@ -136,6 +139,9 @@ class DocRun:
     split: list[GridTable] = field(default_factory=list)
     """The raw candidates with their rows regrouped by a row-separator model (``apply_rowsep``);
     the raw candidates themselves without one."""
+    separator: RowSepModel | None = None
+    """The row-separator model ``split`` was made with (``apply_rowsep``); a whitespace
+    candidate made again after peeling (``extent.peel``) is regrouped by it too."""
     truth_cells: list[tuple[int, int, int, Box]] = field(default_factory=list)
     """Every truth cell with text as (page, table index, row, rectangle) where the truth has
     cell boxes (generated pages, ICDAR)."""
@@ -446,6 +452,7 @@ def _split(run: DocRun) -> list[GridTable]:
 def apply_rowsep(run: DocRun, model: RowSepModel | None) -> None:
     """``run.split``: the raw candidates with rows regrouped by ``model`` (as found without)."""
     run.split = [t if model is None else split_rows(t, page, model) for _, page, t, _ in run.raw]
+    run.separator = model
     run.row_cache = {}
 
 
@@ -515,15 +522,21 @@ def fit_rowsep(runs: list[DocRun]) -> Any:
 
 def materialize(run: DocRun, rows: RowModel | None) -> None:
     """``run.candidates`` from its candidates (rows regrouped by ``apply_rowsep``), their
-    edge rows peeled by ``rows``."""
+    edge rows peeled by ``rows`` as ``extent.trim_rows`` peels them (a whitespace candidate
+    made again from the rows kept, regrouped by the same row-separator model)."""
     run.candidates = []
     split = _split(run)
+    separator = run.separator
     for i, (number, page, _, on_page) in enumerate(run.raw):
         raw = split[i]
         t = raw
         if rows is not None and raw.n_rows > 2 and raw.cells:
             probs = [rows.probability(x) for x in _row_features(run, i)]
-            t = slice_rows(raw, *keep_rows(probs, rows.threshold))
+
+            def regroup(table: GridTable, page: PageInput = page) -> GridTable:
+                return split_rows(table, page, separator)
+
+            t = peel(raw, page, *keep_rows(probs, rows.threshold), regroup if separator else None)
         box = (t.box.x0, t.box.y0, t.box.x1, t.box.y1)
         grid = _grid(t)
         feats = region_features(t, page, on_page)

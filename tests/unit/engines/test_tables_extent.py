@@ -140,3 +140,53 @@ def test_rows_on_the_column_grid_are_a_row_feature() -> None:
     above = ROW_FEATURE_NAMES.index("grid_at_or_above")
     assert [x[grid] for x in feats][:2] == [0.0, 1.0]
     assert [x[above] for x in feats] == [0.0] + [1.0] * 6
+
+
+class _Peels:
+    """A row model stand-in that keeps the first ``keep`` rows of a candidate (rows are
+    scored top to bottom) and takes the rest for text outside the table."""
+
+    threshold = 0.5
+
+    def __init__(self, keep: int) -> None:
+        self.keep, self.seen = keep, 0
+
+    def probability(self, features: list[float]) -> float:
+        self.seen += 1
+        return 1.0 if self.seen <= self.keep else 0.0
+
+
+def _page_with_justified_prose() -> PageInput:
+    """A label column and three numeric columns (``Region | 2021 | 2022 | 2023`` and five
+    data rows), then three lines of justified prose right under it whose word spaces are
+    wider than a column gap: each word of them is a chunk of its own and crosses the table's
+    column gaps."""
+    words = []
+    for r, label in enumerate(["Region", "North", "South", "East", "West", "Total"]):
+        y = 100 + 14 * r
+        words.append(_word(label, 60, y))
+        for c in range(3):
+            text = str(2021 + c) if r == 0 else f"{r * 13 + c}.{c}"
+            words.append(_word(text, 200 + 35 * c, y))
+    prose = ["Figures are in thousands of units", "and were restated after the merger"]
+    prose.append("of the two northern units last year")
+    for k, line in enumerate(prose):
+        x = 60.0
+        for token in line.split():
+            words.append(_word(token, x, 100 + 14 * (6 + k)))
+            x += 5 * len(token) + 11
+    return PageInput(1, 595, 842, words)
+
+
+def test_a_peeled_whitespace_table_finds_its_columns_again() -> None:
+    """The prose under the table joins its block and merges its number columns; once the
+    row model peels the prose lines, the columns come from the table's own rows."""
+    page = _page_with_justified_prose()
+    (table,) = find_tables(page)
+    assert table.kind == "stream" and table.n_rows == 9
+    assert table.n_cols < 4  # the prose's chunks bridge the column gaps
+    trimmed = trim_rows(table, page, _Peels(6))
+    grid = _grid(trimmed)
+    assert trimmed.n_cols == 4 and trimmed.n_rows == 6
+    assert grid[0] == ["Region", "2021", "2022", "2023"]
+    assert grid[5] == ["Total", "65.0", "66.1", "67.2"]

@@ -8,7 +8,8 @@ A learned row-separator model (``rowsep.py``, ``engines/data/table_rowsep.json``
 a candidate's body lines into rows where it is sure the finder's rows are wrong; a learned
 row model (``extent.py``, ``engines/data/table_rows.json``) peels the lines at a candidate's
 top and bottom that are not table rows (prose, a list, a key-value block just above or below
-it); a learned region model (``regions.py``, ``engines/data/table_regions.json``, all three
+it; a whitespace table that loses rows is made again from the rows kept, its columns found
+without them); a learned region model (``regions.py``, ``engines/data/table_regions.json``, all three
 from ``training/tables.py``) then drops candidates that are not tables (prose columns,
 lists, key-value blocks). Cell text comes from
 the shared page model's words (text layer or the page's single OCR pass); on a scan,
@@ -42,9 +43,7 @@ class TableEngine:
         found, page_count = page_candidates(data, options)
         pages = [page for page, _ in found]
         tables = [
-            t
-            for page, candidates in found
-            for t in keep_tables([trim_rows(split_rows(c, page), page) for c in candidates], page)
+            t for page, candidates in found for t in keep_tables(finish(candidates, page), page)
         ]
         warnings: list[str] = []
         threshold = normalize_threshold(options.threshold)
@@ -67,6 +66,17 @@ class TableEngine:
         if not options.output_formats or "CSV" in options.output_formats:
             files.append(csv_output(result))
         return EngineOutput(result=result, page_count=page_count, files=files, warnings=warnings)
+
+
+def finish(candidates: list[GridTable], page: PageInput) -> list[GridTable]:
+    """The candidates with their rows regrouped by the row-separator model and their edge
+    rows peeled by the row model (a whitespace table peeled is made again from the rows
+    kept, and regrouped the same way)."""
+
+    def regroup(table: GridTable) -> GridTable:
+        return split_rows(table, page)
+
+    return [trim_rows(regroup(c), page, regroup=regroup) for c in candidates]
 
 
 def page_candidates(

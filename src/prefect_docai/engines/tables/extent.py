@@ -11,7 +11,11 @@ ensemble (``engines/data/table_rows.json``, trained by ``training/tables.py``) t
 non-table lines. Rows inside the table are never dropped. Whether a row sits on the column
 grid of the rows under it (``on_grid``: a header row over its columns, not a caption cut
 into cells) or of the rows above it (a data or total row, not a footnote), and whether such
-a row is at or above it (at or below it), are features the model weighs.
+a row is at or above it (at or below it), are features the model weighs. A whitespace
+table that loses rows is made again from the rows kept (``peel``): the finder drew its
+columns over the peeled lines too, and prose with wide word spaces, read as many chunks,
+bridges column gaps (on the generated pages, born-digital and scanned, the largest share of
+cells merged across columns).
 """
 
 from __future__ import annotations
@@ -20,12 +24,14 @@ import functools
 import itertools
 import math
 import re
+from collections.abc import Callable
 from dataclasses import replace
 from statistics import median
 
 from prefect_docai.engines.tables.geometry import PageInput, PointWord
 from prefect_docai.engines.tables.grid import Cell, GridTable, is_numeric
 from prefect_docai.engines.tables.regions import RegionModel, load_shipped
+from prefect_docai.engines.tables.stream import rebuild
 from prefect_docai.engines.tables.structure import drop_empty, header_rows, table_box
 
 ROW_MODEL_FILE = "table_rows.json"
@@ -301,15 +307,42 @@ def slice_rows(table: GridTable, start: int, stop: int) -> GridTable:
     return out
 
 
-def trim_rows(table: GridTable, page: PageInput, model: RowModel | None = None) -> GridTable:
+def peel(
+    table: GridTable,
+    page: PageInput,
+    start: int,
+    stop: int,
+    regroup: Callable[[GridTable], GridTable] | None = None,
+) -> GridTable:
+    """``table`` with only its rows ``[start, stop)`` (``slice_rows``). A whitespace table
+    that lost rows is made again from the words of the rows kept (``stream.rebuild``: its
+    columns and header found without the peeled lines, which had drawn them), its rows then
+    regrouped by ``regroup`` (the row-separator model, as the finder's rows were before the
+    peeling); the sliced table stays where those words make no table."""
+    out = slice_rows(table, start, stop)
+    if table.kind != "stream" or (start == 0 and stop >= table.n_rows):
+        return out
+    made = rebuild(out, page.segments)
+    if made is None:
+        return out
+    return regroup(made) if regroup is not None else made
+
+
+def trim_rows(
+    table: GridTable,
+    page: PageInput,
+    model: RowModel | None = None,
+    regroup: Callable[[GridTable], GridTable] | None = None,
+) -> GridTable:
     """``table`` without the lines at its top and bottom that the row model takes for text
-    outside the table (``table`` itself when there is no model or nothing to peel)."""
+    outside the table (``table`` itself when there is no model or nothing to peel); a
+    whitespace table is made again from the rows kept (``peel``)."""
     model = model if model is not None else load_row_model()
     if model is None or table.n_rows <= 2 or not table.cells:
         return table
     probabilities = [model.probability(x) for x in row_features(table, page)]
     start, stop = keep_rows(probabilities, model.threshold)
-    return slice_rows(table, start, stop)
+    return peel(table, page, start, stop, regroup)
 
 
 RowModel = RegionModel

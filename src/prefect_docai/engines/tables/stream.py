@@ -427,6 +427,20 @@ def find_stream_tables(
     return tables
 
 
+def rebuild(table: GridTable, rules: list[Ruling]) -> GridTable | None:
+    """The whitespace table that ``table``'s own words make: its columns, header and rows
+    found again from its lines alone (None when they make no table). After the lines at a
+    candidate's edges that are no table rows are peeled (``extent.trim_rows``), the columns
+    the finder drew over them still stand: prose with wide word spaces under a table, read
+    as lines of many chunks, joins the block and its chunks cross the table's column gaps,
+    so that several columns came out as one."""
+    words = [w for c in table.cells for w in c.words]
+    lines = _make_lines(words) if words else []
+    if sum(1 for line in lines if line.multi) < 2:
+        return None
+    return _table(table.page, lines, [r for r in rules if r.horizontal])
+
+
 _PROSE_WORDS = 6
 """Words a line holds on one side of a gutter from which it reads as running text."""
 
