@@ -24,6 +24,11 @@ Modes: ``pdf`` (born-digital) and ``scan`` (ICDAR/tabula pages that hold tables,
 grey with skew <= 0.7 degrees, blur and noise through ``samples.degrade``; generated scans
 at 150-300 dpi).
 
+On scans the cells of every scored candidate are read again as the engine reads the tables
+it keeps (``engines.tables.cellread``, on the scan's page raster rendered again:
+``training.tables.page_raster``), so the cell figures are the engine's output; the region
+and row models see the candidates as found, as in the engine.
+
 Metrics as ``benchmarks/tables.py``: cell-content F1 and adjacency F1 with one-to-one table
 pairing (best row/column offset), detection precision/recall (pair: intersection >= 60 % of
 the smaller box and IoU >= 0.2); ``cellF1*`` also counts the cells of predicted tables that
@@ -106,7 +111,7 @@ def score_run(run: DocRun, keep: list[bool], score: CvScore) -> None:
     if run.items:
         # an invoice counts as found when its first and last line items come out in tables
         # (as tests/unit/engines/test_tables_invoices.py checks); no cells are scored
-        text = "".join(folded_text(p.grid) for p in preds)
+        text = "".join(folded_text(p.output()) for p in preds)
         score.det_gt += 1
         if run.items[0] in text and run.items[-1] in text:
             score.det_tp += 1
@@ -120,7 +125,7 @@ def score_run(run: DocRun, keep: list[bool], score: CvScore) -> None:
         matched = set(match.values())
         score.det_tp += len(match)
         for gi, g in enumerate(located):
-            pred = preds[match[gi]].grid if gi in match else None
+            pred = preds[match[gi]].output() if gi in match else None
             score.add_cells(g.grid, pred)
             tp, npred, ngt = cell_counts(g.grid, pred) if pred else (0, 0, len(_cells(g.grid)))
             score.strict[0] += tp
@@ -128,15 +133,16 @@ def score_run(run: DocRun, keep: list[bool], score: CvScore) -> None:
             score.strict[2] += ngt
         for pi, p in enumerate(preds):
             if pi not in matched:
-                score.strict[1] += len(_cells(p.grid))
+                score.strict[1] += len(_cells(p.output()))
         return
     for g in doc.tables:
         score.det_gt += 1
         best, best_f = None, -1.0
         for p in preds:
-            value = f1(*cell_counts(g.grid, p.grid))[2]
+            grid = p.output()
+            value = f1(*cell_counts(g.grid, grid))[2]
             if value > best_f:
-                best, best_f = p.grid, value
+                best, best_f = grid, value
         if best is not None and best_f >= 0.5:
             score.det_tp += 1
             score.det_pred += 1

@@ -150,7 +150,9 @@ def held_out_predictions(
         region = RegionModel.from_json(export(fit([runs[i] for i in train])))
         for i in test:
             preds[i] = [
-                (c.page, c.box, c.grid) for c in runs[i].candidates if region.is_table(c.features)
+                (c.page, c.box, c.output())
+                for c in runs[i].candidates
+                if region.is_table(c.features)
             ]
     for run in runs:
         apply_rowsep(run, None)

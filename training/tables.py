@@ -60,6 +60,7 @@ own probabilities. Same data, same bytes: train twice and compare the sha256.
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import json
 import os
@@ -73,6 +74,7 @@ from typing import TYPE_CHECKING, Any
 from benchmarks.tables import Doc, GtTable, _overlap, cell_counts, corpus_dir, f1, load_corpus
 
 from prefect_docai.engines.pluginspec import EngineOptions
+from prefect_docai.engines.tables.cellread import read_tables_again
 from prefect_docai.engines.tables.engine import find_candidates
 from prefect_docai.engines.tables.extent import (
     ROW_FEATURE_NAMES,
@@ -84,7 +86,7 @@ from prefect_docai.engines.tables.extent import (
 )
 from prefect_docai.engines.tables.geometry import PageInput
 from prefect_docai.engines.tables.grid import GridTable
-from prefect_docai.engines.tables.inputs import page_inputs
+from prefect_docai.engines.tables.inputs import OCR_DPI, look_languages, page_inputs
 from prefect_docai.engines.tables.regions import (
     FEATURE_NAMES,
     MODEL_FILE,
@@ -100,6 +102,9 @@ from prefect_docai.engines.tables.rowsep import (
 )
 
 if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
     from prefect_docai.samples.tables import TablePage
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -117,8 +122,16 @@ class Candidate:
     page: int
     box: Box
     grid: Grid
+    """The cells as the finders and the models see them (labels and features use it)."""
     features: list[float]
     label: int  # 1 table, 0 not, -1 unknown (left out of training)
+    read_again: Callable[[], Grid] | None = None
+    """Scans: the grid with its cells read again from the page raster, as the engine reads
+    the tables it keeps (``engines.tables.cellread``); computed when the candidate is scored."""
+
+    def output(self) -> Grid:
+        """The cells as the engine outputs them when it keeps this candidate."""
+        return self.read_again() if self.read_again is not None else self.grid
 
 
 @dataclass
@@ -148,6 +161,12 @@ class DocRun:
     items: list[str] = field(default_factory=list)
     """Generated invoices: the line items' descriptions, whitespace removed (their table is
     the one table the truth knows of)."""
+    data: bytes | None = None
+    """Scans: the document's bytes, to render a page's raster for the cell read
+    (:func:`page_raster`)."""
+    read_cache: dict[tuple[Any, ...], Grid] = field(default_factory=dict)
+    """Grids read again (``Candidate.read_again``), by page and table: a fold's candidate
+    equal to another fold's is read once."""
 
 
 _INPUT_FILES = (
@@ -167,6 +186,8 @@ reuses it."""
 
 OPTIONS = EngineOptions(language_hinted=False, output_formats=("JSON",))
 """As the HTTP API calls the engine for an upload without languageHint."""
+LOOK = look_languages(OPTIONS)
+"""The Tesseract packs the engine reads a scan's cells again with under :data:`OPTIONS`."""
 
 
 def _engine_key() -> str:
@@ -311,15 +332,18 @@ def visible_runs(corpus: Path, modes: tuple[str, ...], cache: bool = True) -> li
         source = source_of[doc.id]
         boxed = source != "tabula"
         for mode in modes:
+            data: bytes | None = None
             if mode == "pdf":
                 pages = list(range(1, doc.pages + 1))
                 found, seconds = _extract(doc.path.read_bytes(), f"{doc.id}-pdf", cache)
                 mapping = {i: i for i in pages}
             else:
                 pages = scan_pages(doc)
-                found, seconds = _extract(scanned_copy(doc, pages), f"{doc.id}-scan", cache)
+                data = scanned_copy(doc, pages)
+                found, seconds = _extract(data, f"{doc.id}-scan", cache)
                 mapping = {i: p for i, p in enumerate(pages, start=1)}
             run = DocRun(doc, source, doc.id, mode, boxed, seconds=seconds, pages=len(pages))
+            run.data = data
             run.truth_cells = _icdar_cells(corpus, doc) if boxed else []
             _add_candidates(run, found, mapping)
             runs.append(run)
@@ -339,6 +363,7 @@ def _page_run(
     digest = hashlib.sha256(page.pdf).hexdigest()[:12]
     found, seconds = _extract(page.pdf, f"{name}-{digest}", cache)
     run = DocRun(doc, source, group, mode, True, seconds=seconds, pages=1)
+    run.data = page.pdf if page.scanned else None
     run.truth_cells = [
         (t.page, k, c.row, c.bbox) for k, t in enumerate(page.tables) for c in t.cells if c.text
     ]
@@ -540,7 +565,56 @@ def materialize(run: DocRun, rows: RowModel | None) -> None:
         box = (t.box.x0, t.box.y0, t.box.x1, t.box.y1)
         grid = _grid(t)
         feats = region_features(t, page, on_page)
-        run.candidates.append(Candidate(number, box, grid, feats, label(run, number, box, grid)))
+        candidate = Candidate(number, box, grid, feats, label(run, number, box, grid))
+        if run.data is not None and page.ocr:
+            candidate.read_again = functools.partial(_read_again, run, t, page)
+        run.candidates.append(candidate)
+
+
+def _read_again(run: DocRun, table: GridTable, page: PageInput) -> Grid:
+    """``table``'s grid with its cells read again as the engine reads a kept table's
+    (``cellread.read_tables_again``, on the raster of :func:`page_raster`)."""
+    key = (
+        page.number,
+        tuple(
+            (c.row, c.col, c.row_span, c.col_span, c.box, c.text, len(c.words))
+            for c in table.cells
+        ),
+    )
+    if key not in run.read_cache:
+        assert run.data is not None
+        data = run.data
+        read = read_tables_again(
+            [table], {page.number: page}, lambda p: page_raster(data, p), LOOK
+        )
+        run.read_cache[key] = _grid(read[0])
+    return run.read_cache[key]
+
+
+_RASTER: dict[tuple[int, int], NDArray[np.uint8]] = {}
+
+
+def page_raster(data: bytes, page: PageInput) -> NDArray[np.uint8]:
+    """``page`` of the scan ``data`` as the engine's cell read sees it
+    (``inputs.straight_raster``: the page model's render at the OCR resolution, straightened
+    as its words are), without the OCR pass: the page model renders a scan as uploaded
+    (``Document.ocr_raster``) and the benchmark's scans stand upright, so the OCR turns none
+    of them (checked: the render's shape is the page's). The last page rendered is kept."""
+    import numpy as np
+
+    from prefect_docai.engines.page.document import load_document
+    from prefect_docai.engines.tables.deskew import straighten_image
+
+    key = (id(data), page.number)
+    if key not in _RASTER:
+        with load_document(data, dpi=OCR_DPI) as document:
+            gray = np.asarray(document.ocr_raster(page.number), dtype=np.uint8)
+        height, width = gray.shape
+        if abs(height / width - page.height / page.width) > 0.02:
+            raise ValueError(f"page {page.number} was turned by the OCR: no upright raster")
+        _RASTER.clear()
+        _RASTER[key] = straighten_image(gray, page.skew)
+    return _RASTER[key]
 
 
 def row_samples(runs: list[DocRun]) -> tuple[list[list[float]], list[int], list[str]]:

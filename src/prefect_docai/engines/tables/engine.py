@@ -16,20 +16,29 @@ the shared page model's words (text layer or the page's single OCR pass); on a s
 where that pass read nothing inside a ruled grid, from a second OCR look at the grid
 (``reread.py``; ``inputs.py`` also drops text strokes the line finder took for rules),
 the words that pass read with little confidence are read again alone (``secondlook.py``),
-and its OCR word boxes are given a text layer's extent (``wordboxes.py``).
+and its OCR word boxes are given a text layer's extent (``wordboxes.py``); once a scan's
+tables are kept, their cells read empty or with little confidence are cut out of the page
+raster and read again alone (``cellread.py``).
 Tables on consecutive pages with the same columns are tagged as continuations.
 """
 
 from __future__ import annotations
 
 from prefect_docai.engines.pluginspec import EngineOptions, EngineOutput, normalize_threshold
+from prefect_docai.engines.tables.cellread import read_tables_again
 from prefect_docai.engines.tables.deskew import to_page_frame
 from prefect_docai.engines.tables.export import csv_output, to_result
 from prefect_docai.engines.tables.extent import trim_rows
 from prefect_docai.engines.tables.finders import find_tables
 from prefect_docai.engines.tables.geometry import PageInput
 from prefect_docai.engines.tables.grid import GridTable
-from prefect_docai.engines.tables.inputs import page_inputs
+from prefect_docai.engines.tables.inputs import (
+    look_languages,
+    open_document,
+    page_inputs,
+    read_inputs,
+    straight_raster,
+)
 from prefect_docai.engines.tables.regions import RegionModel, load_region_model, region_features
 from prefect_docai.engines.tables.rowsep import split_rows
 from prefect_docai.engines.tables.wordboxes import as_text_layer
@@ -40,21 +49,30 @@ class TableEngine:
     tool = Tool.TABLE_EXTRACTION
 
     def run(self, data: bytes, options: EngineOptions) -> EngineOutput:
-        found, page_count = page_candidates(data, options)
-        pages = [page for page, _ in found]
-        tables = [
-            t for page, candidates in found for t in keep_tables(finish(candidates, page), page)
-        ]
-        warnings: list[str] = []
-        threshold = normalize_threshold(options.threshold)
-        if threshold is not None:
-            kept = [t for t in tables if t.confidence >= threshold]
-            if len(kept) < len(tables):
-                warnings.append(
-                    f"{len(tables) - len(kept)} table(s) below threshold {threshold:.2f} dropped"
-                )
-            tables = kept
-        by_number = {p.number: p for p in pages}
+        with open_document(data, options) as document:
+            pages = read_inputs(document, options)
+            tables = [
+                t
+                for page, candidates in find_candidates(pages)
+                for t in keep_tables(finish(candidates, page), page)
+            ]
+            warnings: list[str] = []
+            threshold = normalize_threshold(options.threshold)
+            if threshold is not None:
+                kept = [t for t in tables if t.confidence >= threshold]
+                if len(kept) < len(tables):
+                    warnings.append(
+                        f"{len(tables) - len(kept)} table(s) below threshold {threshold:.2f} dropped"
+                    )
+                tables = kept
+            by_number = {p.number: p for p in pages}
+            tables = read_tables_again(
+                tables,
+                by_number,
+                lambda page: straight_raster(document.page(page.number), page),
+                look_languages(options),
+            )
+            page_count = document.page_count
         for t in tables:
             page = by_number[t.page]
             to_page_frame(t, page.skew, page.width, page.height)

@@ -49,27 +49,39 @@ def look_languages(options: EngineOptions) -> str:
     return "+".join(dict.fromkeys((*named, *detected_languages(options))))
 
 
+def open_document(data: bytes, options: EngineOptions) -> Document:
+    """The upload opened as the table engine reads it (OCR at :data:`OCR_DPI`, the main
+    languages checked when none was named)."""
+    return load_document(
+        data, languages=options.languages, dpi=OCR_DPI, detect=detected_languages(options)
+    )
+
+
 def page_inputs(data: bytes, options: EngineOptions) -> tuple[list[PageInput], int]:
     """Every page's words (text layer or OCR, straightened) and rulings, and the page
     count: what the table finders (``finders.find_tables``) work on."""
-    with load_document(
-        data, languages=options.languages, dpi=OCR_DPI, detect=detected_languages(options)
-    ) as document:
-        look = look_languages(options)
-        document.prefetch()
-        pages = [_page_input(document, page) for page in document.pages]
-        vector = _vector_rulings(document, pages)
-        for page_input in pages:
-            if page_input.number in vector:
-                page_input.segments, page_input.fills = vector[page_input.number]
-            else:
-                page_input.segments = _raster_rulings(
-                    document.page(page_input.number), page_input.skew
-                )
-            if page_input.ocr:
-                _scan_inputs(document.page(page_input.number), page_input, look)
-        page_count = document.page_count
-    return pages, page_count
+    with open_document(data, options) as document:
+        return read_inputs(document, options), document.page_count
+
+
+def read_inputs(document: Document, options: EngineOptions) -> list[PageInput]:
+    """:func:`page_inputs` of a document already open (:func:`open_document`): the engine
+    keeps it open to read a scan's table cells again from its raster once they are found
+    (``cellread.py``)."""
+    look = look_languages(options)
+    document.prefetch()
+    pages = [_page_input(document, page) for page in document.pages]
+    vector = _vector_rulings(document, pages)
+    for page_input in pages:
+        if page_input.number in vector:
+            page_input.segments, page_input.fills = vector[page_input.number]
+        else:
+            page_input.segments = _raster_rulings(
+                document.page(page_input.number), page_input.skew
+            )
+        if page_input.ocr:
+            _scan_inputs(document.page(page_input.number), page_input, look)
+    return pages
 
 
 def _page_input(document: Document, page: Page) -> PageInput:
@@ -88,7 +100,7 @@ def _scan_inputs(page: Page, page_input: PageInput, look: str) -> None:
     page_input.segments = drop_text_strokes(page_input.segments, page_input.words)
     gray: NDArray[np.uint8] | None = None
     if table_regions(page_input):
-        gray = _straight_raster(page, page_input)
+        gray = straight_raster(page, page_input)
         # the render may be smaller than asked (huge pages): take the scale from its size
         dpi = gray.shape[1] * 72.0 / page_input.width
         page_input.words = page_input.words + reread_tables(
@@ -97,13 +109,14 @@ def _scan_inputs(page: Page, page_input: PageInput, look: str) -> None:
     page_input.words = strip_rule_glyphs(page_input.words, page_input.segments)
     if needs_second_look(page_input):
         if gray is None:
-            gray = _straight_raster(page, page_input)
+            gray = straight_raster(page, page_input)
         page_input.words = second_look(page_input, gray, look).words
 
 
-def _straight_raster(page: Page, page_input: PageInput) -> NDArray[np.uint8]:
+def straight_raster(page: Page, page_input: PageInput) -> NDArray[np.uint8]:
     """The page at :data:`OCR_DPI` in grey, upright (the page model's render: PDF or
-    image, turned as its OCR found it) and straightened as its words are."""
+    image, turned as its OCR found it) and straightened as its words are: the frame of
+    ``page_input``'s words and of the tables found on them."""
     image = np.asarray(page.render(OCR_DPI, grayscale=True), dtype=np.uint8)
     return straighten_image(image, page_input.skew)
 
