@@ -20,6 +20,14 @@ the rasterized ICDAR pages, a source no generator drew, were the check. The shap
 cut-out (insets, margins, what counts as print) was set once; its variants were compared on
 both sources' readings, ICDAR's included.
 
+Measured with ``benchmarks.tables_cv --engine-only`` (cell F1, leave-one-source-out /
+5-fold, in-sample in brackets): scanned generated 0.762 / 0.765 (0.772) -> 0.768 / 0.771
+(0.779), scanned ICDAR 0.878 / 0.873 (0.891) -> 0.883 / 0.878 (0.899), scanned sheets
+0.656 / 0.685 (0.680) -> 0.659 / 0.689 (0.684); born-digital pages and detection unchanged.
+Cost, CPU (render and reads, on the tables the shipped models keep): 0.23 s a page on
+scanned generated pages 0-29 (page inputs 4.8 s), 0.37-0.41 s on the ICDAR scans (inputs
+3.7 s), the most on a page 2-4 s (81 cells worth a read, 25 read).
+
 Applied by the engine to the tables it keeps on OCR pages (``engine.TableEngine.run``), on
 the raster ``inputs.straight_raster`` makes (the page model's upright render, so image
 uploads are read the same way); ``training/tables.py`` applies it to the scored candidates

@@ -51,9 +51,10 @@ class TableEngine:
     def run(self, data: bytes, options: EngineOptions) -> EngineOutput:
         with open_document(data, options) as document:
             pages = read_inputs(document, options)
+            found = find_candidates(pages)
             tables = [
                 t
-                for page, candidates in find_candidates(pages)
+                for page, candidates in found
                 for t in keep_tables(finish(candidates, page), page)
             ]
             warnings: list[str] = []
@@ -66,9 +67,11 @@ class TableEngine:
                     )
                 tables = kept
             by_number = {p.number: p for p in pages}
+            # the cells are read on the pages the finders saw (word boxes given a text
+            # layer's extent, as the benchmarks read them)
             tables = read_tables_again(
                 tables,
-                by_number,
+                {page.number: page for page, _ in found},
                 lambda page: straight_raster(document.page(page.number), page),
                 look_languages(options),
             )
