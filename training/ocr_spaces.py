@@ -50,7 +50,8 @@ Evaluation (``benchmarks/results/ocr_spaces.json``): the pool's two merchant-gro
 word F1 of the whole reading, without and with the respelling scorer (fitted on the same
 fold, with that fold's lexicon), and with the punctuation scorer (same fold) besides, next to the blank-run rule (``rapid.SPLIT_GAP`` /
 ``SPLIT_PITCH``, chosen on those folds by ``benchmarks.ocr_receipts``); then the model fitted
-on the whole pool on the visible SROIE receipts (never trained on).
+on the whole pool on the visible SROIE receipts (never trained on). Each with the tail
+marks of ``training.ocr_glyphs`` (fitted on the same fold) as well.
 
     OMP_THREAD_LIMIT=1 .venv/bin/python -m training.ocr_spaces [--write]
 """
@@ -264,6 +265,7 @@ def score(
     known: frozenset[str] = frozenset(),
     respell: Any = None,
     punctuate: Any = None,
+    tail: Any = None,
 ) -> Score:
     from prefect_docai.engines.page.rapid import split_lines
 
@@ -276,6 +278,7 @@ def score(
             lexicon=known,
             respell=respell,
             punctuate=punctuate,
+            tail=tail,
         )
         text = text_of([(w.text, w.box, w.confidence, w.line) for w in words])
         total.add(sample["id"], text, sample["reference"], 0.0, casefold=True)
@@ -450,6 +453,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     from benchmarks.ocr import corpus_dir
 
+    from training.ocr_glyphs import fit as fit_tail
+
     rows_ = pool(args.limit)
     run_rapid([r["image"] for r in rows_])
     samples = []
@@ -483,6 +488,8 @@ def main(argv: list[str] | None = None) -> int:
         respelling = fit_respell(*respell_rows(train, model, known))
         punct_x, punct_y = punct_rows(train)
         punctuation = fit_punct(punct_x, punct_y)
+        # The tail marks (training.ocr_glyphs) fitted on the same fold.
+        tail = fit_tail(train).decide
         entry = {
             "fitted_pairs": len(y),
             "lexicon_words": len(known),
@@ -491,6 +498,9 @@ def main(argv: list[str] | None = None) -> int:
             "model_respelled": _figures(score(test, model, known, respeller(respelling))),
             "model_respelled_punctuated": _figures(
                 score(test, model, known, respeller(respelling), punctuator(punctuation))
+            ),
+            "model_respelled_punctuated_tail": _figures(
+                score(test, model, known, respeller(respelling), punctuator(punctuation), tail)
             ),
             "model_without_lexicon": _figures(score(test, fit(*stacked(train, frozenset())))),
             "blank_run_rule": _figures(score(test, None)),
@@ -540,6 +550,9 @@ def main(argv: list[str] | None = None) -> int:
         "model": _figures(score(visible, final, known)),
         "model_respelled": _figures(score(visible, final, known, respeller(final_respelling))),
         "model_respelled_punctuated": _figures(score(visible, final, known, *shipped)),
+        "model_respelled_punctuated_tail": _figures(
+            score(visible, final, known, *shipped, fit_tail(samples).decide)
+        ),
         "blank_run_rule": _figures(score(visible, None)),
     }
     report["in_sample_pool"] = _figures(score(samples, final, known))

@@ -105,6 +105,7 @@ def test_ocr_version_changes_with_the_page_loader(
         "data/rapid_spaces.json",
         "data/rapid_respell.json",
         "data/rapid_punct.json",
+        "data/rapid_tail.json",
     )
     for name in names:
         (engines / name).write_text("x = 1\n")
@@ -124,6 +125,10 @@ def test_ocr_version_changes_with_the_page_loader(
     fourth = cv.ocr_version()
     (engines / "data" / "rapid_punct.json").write_text("{}\n")
     assert cv.ocr_version() != fourth
+    # and retrained tail scorers put other marks after a line's last word
+    fifth = cv.ocr_version()
+    (engines / "data" / "rapid_tail.json").write_text("{}\n")
+    assert cv.ocr_version() != fifth
 
 
 def test_the_oracle_finds_the_best_run_of_words_and_classes_our_miss() -> None:

@@ -76,6 +76,7 @@ from prefect_docai.engines.page.ctc import (
     respell_candidate,
     spelled_word,
 )
+from prefect_docai.engines.page.glyphs import TailDecider, packaged_tail, tail_features
 from prefect_docai.engines.page.ocr import OcrWord
 from prefect_docai.engines.page.raster import Gray
 
@@ -809,6 +810,7 @@ def split_lines(
     lexicon: frozenset[str] | None = None,
     respell: Respeller | str | None = "packaged",
     punctuate: Punctuator | str | None = "packaged",
+    tail: TailDecider | str | None = "packaged",
 ) -> list[OcrWord]:
     """RapidOCR's lines (``return_word_box=True``: quadrilateral, text, confidence,
     character boxes, characters, character confidences) as words (see the module
@@ -824,8 +826,13 @@ def split_lines(
     best; ``respell`` decides (by default the packaged respelling scorer with the packaged
     space scorer, none with another; ``None``: words stay as read). Its comma candidates
     (:func:`line_marks`) are decided by ``punctuate`` (likewise the packaged punctuation
-    scorer by default, none with another scorer)."""
+    scorer by default, none with another scorer). A line ending in a letter or digit with
+    no comma added there has the ink right of its last glyph read for a comma or full stop
+    the recognizer did not see (:func:`~prefect_docai.engines.page.glyphs.tail_features`),
+    decided by ``tail`` (likewise the packaged tail scorers by default)."""
     scorer = _space_model() if model == "packaged" else model
+    if tail == "packaged":
+        tail = packaged_tail() if model == "packaged" else None
     if respell == "packaged":
         respell = _packaged_respeller() if model == "packaged" else None
     if punctuate == "packaged":
@@ -860,6 +867,11 @@ def split_lines(
         swapped, after = line_marks(
             frames, chars, line_id, punctuate if callable(punctuate) else None
         )
+        if kept and callable(tail) and kept[-1] not in after and kept[-1] not in swapped:
+            row = tail_features(gray, line_box, chars, boxes, frames)
+            mark = tail(row) if row is not None else ""
+            if mark:
+                after[kept[-1]] = mark
         groups: list[list[int]] = [[]]
         for position, index in enumerate(kept):
             if position and cut[position - 1]:
