@@ -37,7 +37,14 @@ import numpy as np
 from benchmarks.ocr import Score
 from benchmarks.ocr_receipts import RESULTS, pool, rapid_cache, read_frames, run_rapid, text_of
 
-from training.ocr_spaces import _gray, _result, _truth_text, annotation_scale, scaled_lines
+from training.ocr_spaces import (
+    _figures,
+    _gray,
+    _result,
+    _truth_text,
+    annotation_scale,
+    scaled_lines,
+)
 
 os.environ.setdefault("OMP_THREAD_LIMIT", "1")
 
@@ -169,7 +176,7 @@ def score(scored: list[dict[str, Any]], tail: Any) -> dict[str, Any]:
         words = split_lines(sample["result"], sample["gray"], tail=tail)
         text = text_of([(w.text, w.box, w.confidence, w.line) for w in words])
         total.add(sample["id"], text, sample["reference"], 0.0, casefold=True)
-    return {"cer": round(total.rate, 4), "word_f1": round(total.f1, 4), "pages": total.pages}
+    return _figures(total)
 
 
 def main(argv: list[str] | None = None) -> int:

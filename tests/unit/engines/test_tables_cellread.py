@@ -3,11 +3,10 @@
 
 from __future__ import annotations
 
-import io
-
 import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFont
+from tests.unit.engines.word_pages import record_single_lines, table_png
 
 from prefect_docai.engines.page.model import Word
 from prefect_docai.engines.pluginspec import EngineOptions
@@ -108,37 +107,15 @@ def test_a_table_with_nothing_to_read_again_is_left_as_it_is() -> None:
 def test_an_image_upload_gets_its_cells_read_again(monkeypatch: pytest.MonkeyPatch) -> None:
     # A PNG of a table: the cells are cut out of the page model's own raster (no PDF to
     # render). Every cell is made worth reading, so the step runs on each.
-    from prefect_docai.engines.page import ocr
     from prefect_docai.engines.tables import cellread
     from prefect_docai.engines.tables.engine import TableEngine
 
-    image = Image.new("L", (1700, 1100), 255)
-    draw = ImageDraw.Draw(image)
-    font = ImageFont.load_default(size=30)
-    rows = [["Item", "Qty", "Price", "Sum"]]
-    rows += [[f"Part {r}", str(r * 3), f"{r * 7}.50", f"{r * 21}.00"] for r in range(1, 6)]
-    for r, row in enumerate(rows):
-        for c, text in enumerate(row):
-            draw.text((100 + c * 380, 100 + r * 70), text, fill=0, font=font)
-    buffer = io.BytesIO()
-    image.save(buffer, "PNG", dpi=(300, 300))
     monkeypatch.setattr(cellread, "worth_reading", lambda cell: True)
     monkeypatch.setattr(cellread, "better", lambda cell, got: True)
-    alone: list[str] = []  # what the step read, one cell alone at a time
-    recognize = ocr.recognize
+    reads = record_single_lines(monkeypatch)  # what the step read, one cell alone at a time
+    out = TableEngine().run(table_png(), EngineOptions(languages=("eng",)))
 
-    def counted(
-        gray: np.ndarray, dpi: int, languages: str, psm: int | None = None
-    ) -> list[ocr.OcrWord]:
-        got = recognize(gray, dpi, languages, psm)
-        if psm == 7:
-            alone.append(" ".join(w.text for w in got))
-        return got
-
-    monkeypatch.setattr(ocr, "recognize", counted)
-    out = TableEngine().run(buffer.getvalue(), EngineOptions(languages=("eng",)))
-
-    assert {"Item", "Part 1", "105.00"} <= set(alone)
+    assert {"Item", "Part 1", "105.00"} <= {" ".join(words) for words in reads}
     [table] = out.result.tables
     texts = {cell.text for cell in table.cells}
     assert {"Item", "Qty", "Price", "Part 1", "21.50", "105.00"} <= texts

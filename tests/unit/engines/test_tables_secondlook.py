@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import io
-
 import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFont
+from tests.unit.engines.word_pages import record_single_lines, table_png
 
 from prefect_docai.engines.page.model import Word
 from prefect_docai.engines.pluginspec import EngineOptions
@@ -65,35 +64,13 @@ def test_languages_of_the_second_look() -> None:
 def test_an_image_upload_gets_the_second_look(monkeypatch: pytest.MonkeyPatch) -> None:
     # A photo or PNG of a table is no PDF: the look reads the page model's own raster. Every
     # word is made doubtful (the threshold above any confidence) so the look runs on each.
-    from prefect_docai.engines.page import ocr
     from prefect_docai.engines.tables import secondlook
     from prefect_docai.engines.tables.engine import TableEngine
 
-    image = Image.new("L", (1700, 1100), 255)
-    draw = ImageDraw.Draw(image)
-    font = ImageFont.load_default(size=30)
-    rows = [["Item", "Qty", "Price", "Sum"]]
-    rows += [[f"Part {r}", str(r * 3), f"{r * 7}.50", f"{r * 21}.00"] for r in range(1, 6)]
-    for r, row in enumerate(rows):
-        for c, text in enumerate(row):
-            draw.text((100 + c * 380, 100 + r * 70), text, fill=0, font=font)
-    buffer = io.BytesIO()
-    image.save(buffer, "PNG", dpi=(300, 300))
     monkeypatch.setattr(secondlook, "MIN_CONFIDENCE", 1.01)
-    lines: list[str] = []  # what the look read, one word alone at a time (PSM 7)
-    recognize = ocr.recognize
-
-    def counted(
-        gray: np.ndarray, dpi: int, languages: str, psm: int | None = None
-    ) -> list[ocr.OcrWord]:
-        got = recognize(gray, dpi, languages, psm)
-        if psm == 7:
-            lines.extend(w.text for w in got)
-        return got
-
-    monkeypatch.setattr(ocr, "recognize", counted)
-    out = TableEngine().run(buffer.getvalue(), EngineOptions(languages=("eng",)))
-    assert {"Item", "Part", "105.00"} <= set(lines)
+    reads = record_single_lines(monkeypatch)  # what the look read, one word alone at a time
+    out = TableEngine().run(table_png(), EngineOptions(languages=("eng",)))
+    assert {"Item", "Part", "105.00"} <= {w for words in reads for w in words}
     [table] = out.result.tables
     texts = {cell.text for cell in table.cells}
     assert {"Item", "Qty", "Price", "Part 1", "21.50", "105.00"} <= texts
