@@ -102,8 +102,8 @@ def test_a_row_of_labelled_dates_gives_each_date_its_own_label() -> None:
         ),
         _words(0.48, ("Total due", 0.65), ("2,887.93 GBP", 0.78)),
     )
-    assert dates([page]).invoice is not None
-    assert dates([page]).invoice.value == "2026-09-19"  # type: ignore[union-attr]
+    found = dates([page]).invoice
+    assert found is not None and found.value == "2026-09-19"
     result = extract_invoice([page], "text-layer")
     assert result.invoice_date is not None and result.invoice_date.value == "2026-09-19"
 

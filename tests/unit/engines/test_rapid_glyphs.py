@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -32,7 +33,7 @@ def _frames(read: str, mark: float) -> Frames:
     return Frames(np.log(probs).astype(np.float32), classes, spans, read, 0.9)
 
 
-def _receipt(printed: list[str], size: int, mark: float) -> tuple[np.ndarray, list[list[object]]]:
+def _receipt(printed: list[str], size: int, mark: float) -> tuple[np.ndarray, list[list[Any]]]:
     """A drawn receipt of the ``printed`` lines and RapidOCR's reading of it in which every
     line's closing "," or "." was not read (the detector's box still holds it)."""
     if not FONT.is_file():
@@ -82,10 +83,10 @@ def test_a_closing_mark_the_recognizer_did_not_read_is_added_from_the_ink(size: 
 
 def test_no_blob_after_the_last_glyph_is_no_candidate() -> None:
     gray, lines = _receipt(["TAMAN DAYA", "JALAN SAGU 18,"], 24, 0.1)
-    box = rapid._quad_box(lines[0][0])  # type: ignore[arg-type]
-    assert tail_features(gray, box, lines[0][4], lines[0][3], lines[0][6]) is None  # type: ignore[arg-type]
-    box = rapid._quad_box(lines[1][0])  # type: ignore[arg-type]
-    row = tail_features(gray, box, lines[1][4], lines[1][3], lines[1][6])  # type: ignore[arg-type]
+    box = rapid._quad_box(lines[0][0])
+    assert tail_features(gray, box, lines[0][4], lines[0][3], lines[0][6]) is None
+    box = rapid._quad_box(lines[1][0])
+    row = tail_features(gray, box, lines[1][4], lines[1][3], lines[1][6])
     assert row is not None and len(row) == len(TAIL_FEATURES)
     values = dict(zip(TAIL_FEATURES, row, strict=True))
     # the comma: small, close after the "8", hanging below the baseline
