@@ -43,6 +43,7 @@ from training.ocr_spaces import (
     _result,
     _truth_text,
     annotation_scale,
+    char_alignment,
     scaled_lines,
 )
 
@@ -67,16 +68,7 @@ def tail_label(chars: list[str], truth_text: str) -> str | None:
     """What the annotated text has after the character the line's last one maps onto
     (edit operations, case-folded, spaces removed): "" where it ends there, "," or "."
     where only that mark follows, ``None`` otherwise (unmapped, or more text follows)."""
-    from rapidfuzz.distance import Levenshtein
-
-    kept = [i for i, c in enumerate(chars) if c.strip()]
-    truth = "".join(truth_text.upper().split())
-    mine = "".join(chars[i] for i in kept).upper()
-    mapped: dict[int, int] = {}
-    for tag, a0, a1, b0, b1 in Levenshtein.opcodes(mine, truth):
-        if tag in ("equal", "replace") and a1 - a0 == b1 - b0:
-            for k in range(a1 - a0):
-                mapped[a0 + k] = b0 + k
+    kept, truth, mapped = char_alignment(chars, truth_text)
     at = mapped.get(len(kept) - 1)
     if at is None:
         return None

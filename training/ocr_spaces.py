@@ -317,11 +317,11 @@ def respell_rows(
     return np.array(rows, dtype=np.float64), np.array(labels, dtype=np.int64)
 
 
-def punct_labels(chars: list[str], candidates: list[Any], truth_text: str) -> list[int | None]:
-    """Per comma candidate of a line (:func:`ctc.punctuation_candidates`): 1 where the
-    annotated text has a comma there, 0 where it has a full stop (a mark read) or no mark
-    (a dropped one), ``None`` where the alignment (edit operations, case-folded, spaces
-    removed) does not tell."""
+def char_alignment(chars: list[str], truth_text: str) -> tuple[list[int], str, dict[int, int]]:
+    """A recognized line's characters aligned to its annotated text (edit operations,
+    case-folded, spaces removed): the indexes of ``chars`` that are not spaces, the
+    annotation so folded, and where each kept character (by its place among the kept)
+    falls in it, for characters matched or replaced one for one."""
     from rapidfuzz.distance import Levenshtein
 
     kept = [i for i, c in enumerate(chars) if c.strip()]
@@ -332,6 +332,15 @@ def punct_labels(chars: list[str], candidates: list[Any], truth_text: str) -> li
         if tag in ("equal", "replace") and a1 - a0 == b1 - b0:
             for k in range(a1 - a0):
                 mapped[a0 + k] = b0 + k
+    return kept, truth, mapped
+
+
+def punct_labels(chars: list[str], candidates: list[Any], truth_text: str) -> list[int | None]:
+    """Per comma candidate of a line (:func:`ctc.punctuation_candidates`): 1 where the
+    annotated text has a comma there, 0 where it has a full stop (a mark read) or no mark
+    (a dropped one), ``None`` where the alignment (edit operations, case-folded, spaces
+    removed) does not tell."""
+    kept, truth, mapped = char_alignment(chars, truth_text)
     labels: list[int | None] = []
     for candidate in candidates:
         position = kept.index(candidate.index)
