@@ -180,10 +180,17 @@ def _col_of(box: Box, cols: list[tuple[float, float]]) -> list[int]:
     return [dist.index(min(dist))]
 
 
-def _underlined(box: Box, em: float, rules: list[Ruling]) -> bool:
-    """A rule right under a phrase and at least as wide: a group heading's underline."""
+def _underlined(box: Box, em: float, rules: list[Ruling], others: list[Box]) -> bool:
+    """A rule right under a phrase and at least as wide, that runs under none of the line's
+    other phrases (``others``): a group heading's underline. A rule under the whole header
+    row (a boxed table's header rule) underlines every heading alike and joins none of
+    them into one."""
     return any(
-        0 <= r.y0 - box.y1 <= 1.5 * em and r.x0 <= box.x0 + 2 and r.x1 >= box.x1 - 2 for r in rules
+        0 <= r.y0 - box.y1 <= 1.5 * em
+        and r.x0 <= box.x0 + 2
+        and r.x1 >= box.x1 - 2
+        and not any(r.x0 < o.x1 and r.x1 > o.x0 for o in others)
+        for r in rules
     )
 
 
@@ -202,7 +209,16 @@ def _line_cells(
             out.append((hit[0], 1, chunk))
             continue
         per_word = [_col_of(w.box, cols) for w in chunk]
-        underlined = header and rules is not None and _underlined(box, line.em, rules)
+        underlined = (
+            header
+            and rules is not None
+            and _underlined(
+                box,
+                line.em,
+                rules,
+                [union_all([w.box for w in c]) for c in line.chunks if c is not chunk],
+            )
+        )
         if all(len(p) == 1 for p in per_word) and not underlined:
             # cells closer than the chunk gap (no word straddles a column gap): split them
             # back at the gap; a word across a gap marks a heading spanning columns

@@ -187,8 +187,12 @@ def table_box(cells: list[Cell]) -> Box:
 
 def extend_sideways(table: GridTable, words: list[PointWord], em: float) -> GridTable:
     """Add columns for text beside a ruled grid that lines up with its rows: tables often
-    rule only their number columns and leave the label column (or a last column) open."""
-    if not table.xs or not table.ys:
+    rule only their number columns and leave the label column (or a last column) open.
+    A frame of one column (a box, perhaps with a rule under its first line) is left as it
+    is: it rules no column that text beside it could line up with, and its own words hold
+    its columns (the whitespace finder takes them when the frame is no table); taken as a
+    grid, a list or prose beside it became its second column and the table inside one cell."""
+    if not table.xs or not table.ys or table.n_cols < 2:
         return table
     inside_y = [w for w in words if table.box.y0 <= w.box.cy <= table.box.y1]
     bands = len(table.ys) - 1
