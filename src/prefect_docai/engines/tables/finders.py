@@ -33,7 +33,8 @@ def find_tables(page: PageInput) -> list[GridTable]:
         if not is_plausible(table):
             for c in table.cells:
                 c.words, c.text = [], ""
-            frames.append(table.box)
+            if table.n_cols == 1:
+                frames.append(table.box)
             continue
         table = drop_empty(split_wide_cells(split_unruled_rows(table, xs), em))
         table.header_rows = header_rows(table)
@@ -60,8 +61,8 @@ def find_tables(page: PageInput) -> list[GridTable]:
 
 
 def _framed(words: list[PointWord], frames: list[Box]) -> list[list[PointWord]]:
-    """The words inside each frame (rules around a region that make no table grid: a box,
-    a box with a rule under its first line), and the words outside every frame, apart: a
+    """The words inside each frame (rules around a region that rule no column: a box, a
+    box with a rule under its first line), and the words outside every frame, apart: a
     frame bounds what it holds, so the whitespace finder must not join a table inside a box
     with a list or prose beside it (their lines share the page's text lines). A word in
     nested frames goes with the smallest."""
