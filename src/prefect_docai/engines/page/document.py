@@ -291,12 +291,15 @@ class Page:
         psm: int | None = None,
         retry: bool = True,
         contrast: bool | None = None,
+        straight: raster.Deskewed | None = None,
     ) -> _Reading:
         """``image`` deskewed and read. ``contrast`` reads only the plain (``False``) or
         the contrast-equalized copy (``True``), as an earlier reading of the page settled;
         ``None``: the plain one, and with ``retry`` the equalized one too when the plain
-        reading is doubtful."""
-        straight = raster.deskew(image)
+        reading is doubtful. ``straight``: ``image`` as an earlier reading deskewed it
+        (the skew is measured on the pixels alone, so it comes out the same)."""
+        if straight is None:
+            straight = raster.deskew(image)
         if contrast:
             found = ocr.recognize(raster.enhance_contrast(straight.image), dpi, languages, psm)
         else:
@@ -369,8 +372,11 @@ class Page:
             # (plain or contrast-equalized) the first reading settled on: one pass.
             self._languages = rereading
             languages = "+".join(rereading)
+            # The same pixels as that reading's (``rotation`` is the turn it was read at):
+            # its deskewed copy is taken as it is, not measured and warped again.
             reading = self._read(
-                _turn(scaled, rotation), effective_dpi, languages, contrast=reading.contrast
+                _turn(scaled, rotation), effective_dpi, languages, contrast=reading.contrast,
+                straight=reading.straight,
             )
         self._ocr_rotation = rotation
         self._deskew_angle = reading.straight.angle

@@ -24,6 +24,9 @@ Tables on consecutive pages with the same columns are tagged as continuations.
 
 from __future__ import annotations
 
+import numpy as np
+from numpy.typing import NDArray
+
 from prefect_docai.engines.pluginspec import EngineOptions, EngineOutput, normalize_threshold
 from prefect_docai.engines.tables.cellread import read_tables_again
 from prefect_docai.engines.tables.deskew import to_page_frame
@@ -50,7 +53,9 @@ class TableEngine:
 
     def run(self, data: bytes, options: EngineOptions) -> EngineOutput:
         with open_document(data, options) as document:
-            pages = read_inputs(document, options)
+            # a scan's straightened rasters the inputs rendered, kept for the cell read
+            rasters: dict[int, NDArray[np.uint8]] = {}
+            pages = read_inputs(document, options, rasters)
             found = find_candidates(pages)
             tables = [
                 t
@@ -72,7 +77,9 @@ class TableEngine:
             tables = read_tables_again(
                 tables,
                 {page.number: page for page, _ in found},
-                lambda page: straight_raster(document.page(page.number), page),
+                lambda page: rasters.pop(page.number)
+                if page.number in rasters
+                else straight_raster(document.page(page.number), page),
                 look_languages(options),
             )
             page_count = document.page_count

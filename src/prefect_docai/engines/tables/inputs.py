@@ -64,10 +64,22 @@ def page_inputs(data: bytes, options: EngineOptions) -> tuple[list[PageInput], i
         return read_inputs(document, options), document.page_count
 
 
-def read_inputs(document: Document, options: EngineOptions) -> list[PageInput]:
+KEPT_RASTERS = 4
+"""Straightened page rasters :func:`read_inputs` hands on (the last pages that rendered one;
+about 9 MB each for an A4 page at :data:`OCR_DPI`)."""
+
+
+def read_inputs(
+    document: Document,
+    options: EngineOptions,
+    rasters: dict[int, NDArray[np.uint8]] | None = None,
+) -> list[PageInput]:
     """:func:`page_inputs` of a document already open (:func:`open_document`): the engine
     keeps it open to read a scan's table cells again from its raster once they are found
-    (``cellread.py``)."""
+    (``cellread.py``). ``rasters``, when given, receives by page number the straightened
+    raster (:func:`straight_raster`) a scanned page's steps rendered, read-only, for the
+    last :data:`KEPT_RASTERS` such pages: the cell read takes it instead of rendering and
+    straightening the page again."""
     look = look_languages(options)
     document.prefetch()
     pages = [_page_input(document, page) for page in document.pages]
@@ -80,7 +92,12 @@ def read_inputs(document: Document, options: EngineOptions) -> list[PageInput]:
                 document.page(page_input.number), page_input.skew
             )
         if page_input.ocr:
-            _scan_inputs(document.page(page_input.number), page_input, look)
+            gray = _scan_inputs(document.page(page_input.number), page_input, look)
+            if rasters is not None and gray is not None:
+                gray.flags.writeable = False  # shared: a reader must not paint on it
+                rasters[page_input.number] = gray
+                while len(rasters) > KEPT_RASTERS:
+                    del rasters[next(iter(rasters))]
     return pages
 
 
@@ -93,10 +110,10 @@ def _page_input(document: Document, page: Page) -> PageInput:
     return PageInput(page.number, w, h, _dedupe(words), ocr=ocr, skew=skew)
 
 
-def _scan_inputs(page: Page, page_input: PageInput, look: str) -> None:
+def _scan_inputs(page: Page, page_input: PageInput, look: str) -> NDArray[np.uint8] | None:
     """A scanned page's rulings and words made like a born-digital page's (in place); the
     page raster is rendered once, for the steps that read it (``look``: the second look's
-    Tesseract packs)."""
+    Tesseract packs), and returned (``None`` when no step needed it)."""
     page_input.segments = drop_text_strokes(page_input.segments, page_input.words)
     gray: NDArray[np.uint8] | None = None
     if table_regions(page_input):
@@ -111,6 +128,7 @@ def _scan_inputs(page: Page, page_input: PageInput, look: str) -> None:
         if gray is None:
             gray = straight_raster(page, page_input)
         page_input.words = second_look(page_input, gray, look).words
+    return gray
 
 
 def straight_raster(page: Page, page_input: PageInput) -> NDArray[np.uint8]:
