@@ -119,3 +119,29 @@ def test_an_image_upload_gets_its_cells_read_again(monkeypatch: pytest.MonkeyPat
     [table] = out.result.tables
     texts = {cell.text for cell in table.cells}
     assert {"Item", "Qty", "Price", "Part 1", "21.50", "105.00"} <= texts
+
+
+def test_a_scan_is_rendered_once_for_its_inputs_and_its_cell_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The inputs' second look and the cell read both work on the page's straightened
+    # raster at the OCR resolution: the engine renders it once and hands it on.
+    from prefect_docai.engines.page.document import Page
+    from prefect_docai.engines.tables import cellread, inputs
+    from prefect_docai.engines.tables.engine import TableEngine
+
+    monkeypatch.setattr(cellread, "worth_reading", lambda cell: True)
+    monkeypatch.setattr(inputs, "needs_second_look", lambda page: True)
+    renders: list[int] = []
+    render = Page.render
+
+    def counted(self: Page, dpi: int = 300, grayscale: bool = True) -> Image.Image:
+        renders.append(dpi)
+        return render(self, dpi, grayscale)
+
+    monkeypatch.setattr(Page, "render", counted)
+    reads = record_single_lines(monkeypatch)
+    out = TableEngine().run(table_png(), EngineOptions(languages=("eng",)))
+
+    assert reads and out.result.tables  # the cell read ran on the table found
+    assert renders.count(inputs.OCR_DPI) == 1

@@ -83,3 +83,25 @@ def test_english_stays_a_companion() -> None:
         "consumption recorded a change above expectations in every quarter of the year."
     )
     assert main_language(english, ("eng",), DETECTED) is None
+
+
+def test_the_language_re_read_takes_the_first_reading_s_straight_page(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The page read again in its language is the same image as the English reading's: its
+    # skew is measured and its pixels turned straight once, for both readings.
+    from prefect_docai.engines.page import raster
+
+    page = table_page(1, lang="de", layout="single", scanned=True, dpi=200)
+    straightened: list[float] = []
+    deskew = raster.deskew
+
+    def counted(gray: Any) -> raster.Deskewed:
+        out = deskew(gray)
+        straightened.append(out.angle)
+        return out
+
+    monkeypatch.setattr(raster, "deskew", counted)
+    _, packs = _run(page.pdf, EngineOptions(language_hinted=False), monkeypatch)
+    assert {"eng", "deu+eng"} <= packs  # read in English, then again in German
+    assert len(straightened) == 1
