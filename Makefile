@@ -55,7 +55,7 @@ bench: setup
 
 # Retrain the shipped models (engines/data/) from the sample generator and the visible
 # corpus: the classifier first, the splitter's features depend on it; RapidOCR's space,
-# respelling and tail-mark scorers before the receipt models, which read its words; the invoice and
+# respelling, tail-mark and look-alike scorers before the receipt models, which read its words; the invoice and
 # receipt fields' confidence maps last (they read the engines' raw scores). Deterministic.
 CORPUS ?= ../shared/corpus
 train: setup
@@ -64,6 +64,7 @@ train: setup
 	$(BIN)/python -m training.tables --corpus $(CORPUS)
 	OMP_THREAD_LIMIT=1 DOCAI_CORPUS=$(CORPUS) $(BIN)/python -m training.ocr_spaces --write
 	OMP_THREAD_LIMIT=1 DOCAI_CORPUS=$(CORPUS) $(BIN)/python -m training.ocr_glyphs --write
+	OMP_THREAD_LIMIT=1 DOCAI_CORPUS=$(CORPUS) $(BIN)/python -m training.ocr_confusions --write
 	OMP_THREAD_LIMIT=1 $(BIN)/python -m training.receipts --corpus $(CORPUS) --write total,merchant,lines
 	OMP_THREAD_LIMIT=1 DOCAI_CORPUS=$(CORPUS) $(BIN)/python -m training.invoices --no-eval --write invoice_date
 	OMP_THREAD_LIMIT=1 DOCAI_CORPUS=$(CORPUS) $(BIN)/python -m training.calibration --write --no-eval

@@ -172,11 +172,13 @@ def ocr_version() -> str:
         *sorted((src / "page").glob("*.py")),
         src / "receipt" / "image.py",
         src / "receipt" / "engine.py",
-        # RapidOCR's learned word spaces and marks decide its words as much as the sources do.
+        # RapidOCR's learned word spaces, marks and look-alikes decide its words as much as
+        # the sources do.
         src / "data" / "rapid_spaces.json",
         src / "data" / "rapid_respell.json",
         src / "data" / "rapid_punct.json",
         src / "data" / "rapid_tail.json",
+        src / "data" / "rapid_subst.json",
     ]
     for path in files:
         digest.update(path.name.encode())

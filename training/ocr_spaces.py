@@ -51,7 +51,8 @@ word F1 of the whole reading, without and with the respelling scorer (fitted on 
 fold, with that fold's lexicon), and with the punctuation scorer (same fold) besides, next to the blank-run rule (``rapid.SPLIT_GAP`` /
 ``SPLIT_PITCH``, chosen on those folds by ``benchmarks.ocr_receipts``); then the model fitted
 on the whole pool on the visible SROIE receipts (never trained on). Each with the tail
-marks of ``training.ocr_glyphs`` (fitted on the same fold) as well.
+marks of ``training.ocr_glyphs`` (fitted on the same fold) as well, and then with the
+look-alike substitutions of ``training.ocr_confusions`` (likewise).
 
     OMP_THREAD_LIMIT=1 .venv/bin/python -m training.ocr_spaces [--write]
 """
@@ -266,6 +267,7 @@ def score(
     respell: Any = None,
     punctuate: Any = None,
     tail: Any = None,
+    substitute: Any = None,
 ) -> Score:
     from prefect_docai.engines.page.rapid import split_lines
 
@@ -279,6 +281,7 @@ def score(
             respell=respell,
             punctuate=punctuate,
             tail=tail,
+            substitute=substitute,
         )
         text = text_of([(w.text, w.box, w.confidence, w.line) for w in words])
         total.add(sample["id"], text, sample["reference"], 0.0, casefold=True)
@@ -462,6 +465,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     from benchmarks.ocr import corpus_dir
 
+    from training.ocr_confusions import fit as fit_subst
+    from training.ocr_confusions import substituter, substitution_rows
     from training.ocr_glyphs import fit as fit_tail
 
     rows_ = pool(args.limit)
@@ -499,6 +504,8 @@ def main(argv: list[str] | None = None) -> int:
         punctuation = fit_punct(punct_x, punct_y)
         # The tail marks (training.ocr_glyphs) fitted on the same fold.
         tail = fit_tail(train).decide
+        # The look-alike substitutions (training.ocr_confusions), fitted on the same fold.
+        substitute = substituter(fit_subst(*substitution_rows(train, known)))
         entry = {
             "fitted_pairs": len(y),
             "lexicon_words": len(known),
@@ -510,6 +517,17 @@ def main(argv: list[str] | None = None) -> int:
             ),
             "model_respelled_punctuated_tail": _figures(
                 score(test, model, known, respeller(respelling), punctuator(punctuation), tail)
+            ),
+            "model_respelled_punctuated_tail_subst": _figures(
+                score(
+                    test,
+                    model,
+                    known,
+                    respeller(respelling),
+                    punctuator(punctuation),
+                    tail,
+                    substitute,
+                )
             ),
             "model_without_lexicon": _figures(score(test, fit(*stacked(train, frozenset())))),
             "blank_run_rule": _figures(score(test, None)),
@@ -561,6 +579,16 @@ def main(argv: list[str] | None = None) -> int:
         "model_respelled_punctuated": _figures(score(visible, final, known, *shipped)),
         "model_respelled_punctuated_tail": _figures(
             score(visible, final, known, *shipped, fit_tail(samples).decide)
+        ),
+        "model_respelled_punctuated_tail_subst": _figures(
+            score(
+                visible,
+                final,
+                known,
+                *shipped,
+                fit_tail(samples).decide,
+                substituter(fit_subst(*substitution_rows(samples, known))),
+            )
         ),
         "blank_run_rule": _figures(score(visible, None)),
     }

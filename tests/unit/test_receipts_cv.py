@@ -106,6 +106,7 @@ def test_ocr_version_changes_with_the_page_loader(
         "data/rapid_respell.json",
         "data/rapid_punct.json",
         "data/rapid_tail.json",
+        "data/rapid_subst.json",
     )
     for name in names:
         (engines / name).write_text("x = 1\n")
@@ -129,6 +130,10 @@ def test_ocr_version_changes_with_the_page_loader(
     fifth = cv.ocr_version()
     (engines / "data" / "rapid_tail.json").write_text("{}\n")
     assert cv.ocr_version() != fifth
+    # and a retrained look-alike scorer spells some characters otherwise
+    sixth = cv.ocr_version()
+    (engines / "data" / "rapid_subst.json").write_text("{}\n")
+    assert cv.ocr_version() != sixth
 
 
 def test_the_oracle_finds_the_best_run_of_words_and_classes_our_miss() -> None:

@@ -150,7 +150,7 @@ def folded_frames(
 ) -> tuple[npt.NDArray[np.float64], dict[str, int]]:
     """Frames ``first..last`` with upper and lower case of a letter summed into one column
     (a word's case is not what the lexicon decides), and each folded character's column."""
-    names, groups = _case_groups(frames.classes)
+    names, groups = case_groups(frames.classes)
     window = frames.log_probs[first : last + 1].astype(np.float64)
     out = np.empty((window.shape[0], len(names)), dtype=np.float64)
     for j, columns in enumerate(groups):
@@ -159,7 +159,7 @@ def folded_frames(
 
 
 @functools.lru_cache(maxsize=4)
-def _case_groups(classes: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[list[int], ...]]:
+def case_groups(classes: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[list[int], ...]]:
     """The case-folded characters of ``classes`` in order, and the columns of each (one
     recognizer's classes: worked out once, not for every word)."""
     groups: dict[str, list[int]] = {}

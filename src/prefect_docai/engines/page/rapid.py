@@ -27,7 +27,9 @@ keeps the recognizer's per-frame probabilities of each line, and a learned score
 reading (:func:`split_lines`). The same frames say where the greedy reading put a full stop
 for a comma or dropped a comma (most often at a line's end: "SETIA ALAM,"); a learned
 scorer (:data:`PUNCT_MODEL`, :func:`~prefect_docai.engines.page.ctc.punctuation_candidates`)
-decides each such point.
+decides each such point. A letter or digit read as its look-alike ("L0CAL", "475OO") is
+spelled as the frames' next-best letter or digit where a learned scorer
+(:mod:`~prefect_docai.engines.page.confusion`) says so.
 
 Use :func:`available` before :func:`recognize`; without the package the page loader keeps
 Tesseract.
@@ -65,6 +67,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from prefect_docai.engines.page.confusion import (
+    Substituter,
+    line_substitutions,
+    packaged_substituter,
+)
 from prefect_docai.engines.page.ctc import (
     PUNCT_FEATURES,
     RESPELL_FEATURES,
@@ -811,6 +818,7 @@ def split_lines(
     respell: Respeller | str | None = "packaged",
     punctuate: Punctuator | str | None = "packaged",
     tail: TailDecider | str | None = "packaged",
+    substitute: Substituter | str | None = "packaged",
 ) -> list[OcrWord]:
     """RapidOCR's lines (``return_word_box=True``: quadrilateral, text, confidence,
     character boxes, characters, character confidences) as words (see the module
@@ -829,8 +837,13 @@ def split_lines(
     scorer by default, none with another scorer). A line ending in a letter or digit with
     no comma added there has the ink right of its last glyph read for a comma or full stop
     the recognizer did not see (:func:`~prefect_docai.engines.page.glyphs.tail_features`),
-    decided by ``tail`` (likewise the packaged tail scorers by default)."""
+    decided by ``tail`` (likewise the packaged tail scorers by default). A letter or digit
+    the frames find a look-alike for (:func:`~prefect_docai.engines.page.confusion.
+    substitution_candidates`: "L0CAL") is spelled as ``substitute`` decides (likewise the
+    packaged substitution scorer by default)."""
     scorer = _space_model() if model == "packaged" else model
+    if substitute == "packaged":
+        substitute = packaged_substituter() if model == "packaged" else None
     if tail == "packaged":
         tail = packaged_tail() if model == "packaged" else None
     if respell == "packaged":
@@ -872,6 +885,13 @@ def split_lines(
             mark = tail(row) if row is not None else ""
             if mark:
                 after[kept[-1]] = mark
+        # A look-alike swap never touches a mark (those are "." and ","), so the two merge.
+        swapped = {
+            **line_substitutions(
+                frames, chars, confs, lexicon, substitute if callable(substitute) else None
+            ),
+            **swapped,
+        }
         groups: list[list[int]] = [[]]
         for position, index in enumerate(kept):
             if position and cut[position - 1]:
