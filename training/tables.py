@@ -48,7 +48,8 @@ Row model: for every candidate covering a truth table (boxed sources), each row 
 labelled 1 when most of its words lie inside the truth box (``engines.tables.extent``).
 The region model then sees each candidate as the engine makes it: its edge rows peeled by
 the row model and, a whitespace candidate that lost rows, made again from the rows kept and
-regrouped by the row-separator model (``extent.peel``).
+regrouped by the row-separator model (``extent.peel``); a peeled candidate is learnt as
+found too (``fit``).
 
 Models: scikit-learn gradient boosting (fixed seed, no subsampling), exported as plain JSON
 trees (``engines.tables.regions.RegionModel``); the export is checked against scikit-learn's
@@ -167,6 +168,9 @@ class DocRun:
     read_cache: dict[tuple[Any, ...], Grid] = field(default_factory=dict)
     """Grids read again (``Candidate.read_again``), by page and table: a fold's candidate
     equal to another fold's is read once."""
+    unpeeled: list[Candidate] = field(default_factory=list)
+    """The candidates whose edge rows the row model peeled, as found (before the peeling):
+    region-model training data only (``fit``), never scored."""
 
 
 _INPUT_FILES = (
@@ -550,6 +554,7 @@ def materialize(run: DocRun, rows: RowModel | None) -> None:
     edge rows peeled by ``rows`` as ``extent.trim_rows`` peels them (a whitespace candidate
     made again from the rows kept, regrouped by the same row-separator model)."""
     run.candidates = []
+    run.unpeeled = []
     split = _split(run)
     separator = run.separator
     for i, (number, page, _, on_page) in enumerate(run.raw):
@@ -562,6 +567,13 @@ def materialize(run: DocRun, rows: RowModel | None) -> None:
                 return split_rows(table, page, separator)
 
             t = peel(raw, page, *keep_rows(probs, rows.threshold), regroup if separator else None)
+            if t is not raw:
+                box = (raw.box.x0, raw.box.y0, raw.box.x1, raw.box.y1)
+                grid = _grid(raw)
+                feats = region_features(raw, page, on_page)
+                run.unpeeled.append(
+                    Candidate(number, box, grid, feats, label(run, number, box, grid))
+                )
         box = (t.box.x0, t.box.y0, t.box.x1, t.box.y1)
         grid = _grid(t)
         feats = region_features(t, page, on_page)
@@ -689,11 +701,16 @@ generated LOSO by 0.02. 10 is the smallest that holds."""
 
 def fit(runs: list[DocRun]) -> Any:
     """A gradient-boosting classifier over the labelled candidates of ``runs`` (each source
-    weighing the same), every leaf holding at least ``REGION_MIN_LEAF`` candidates."""
+    weighing the same), every leaf holding at least ``REGION_MIN_LEAF`` candidates. A
+    candidate the row model peeled is learnt both as found and as peeled (``DocRun.unpeeled``):
+    the same table with and without its edge rows, rebuilt or not, so that the decision
+    hangs on what both share rather than on what the peeling and rebuilding shift (held out
+    by source, the model trained on the peeled candidates alone dropped rebuilt tables it
+    had kept before the rebuild)."""
     import numpy as np
     from sklearn.ensemble import GradientBoostingClassifier
 
-    rows = [(c, r.source) for r in runs for c in r.candidates if c.label >= 0]
+    rows = [(c, r.source) for r in runs for c in r.candidates + r.unpeeled if c.label >= 0]
     x = np.array([c.features for c, _ in rows], dtype=np.float64)
     y = np.array([c.label for c, _ in rows], dtype=np.int64)
     weight = balanced_weights([s for _, s in rows])

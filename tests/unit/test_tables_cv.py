@@ -7,8 +7,12 @@ from pathlib import Path
 
 from benchmarks import tables_cv as cv
 from benchmarks.tables import Doc, GtTable
-from training.tables import Candidate, DocRun, export, fit, label
+from training.tables import Candidate, DocRun, export, fit, label, materialize
 
+from prefect_docai.engines.page.model import Word
+from prefect_docai.engines.tables.extent import ROW_FEATURE_NAMES, RowModel
+from prefect_docai.engines.tables.finders import find_tables
+from prefect_docai.engines.tables.geometry import Box, PageInput, PointWord
 from prefect_docai.engines.tables.regions import FEATURE_NAMES, RegionModel
 
 GRID = [["Region", "2020"], ["North", "12"], ["South", "7"]]
@@ -87,3 +91,51 @@ def test_invoice_runs_label_and_score_the_line_items_table() -> None:
     cv.score_run(run, [True, False], found)
     cv.score_run(run, [False, True], lost)
     assert (found.det_tp, found.det_gt, lost.det_tp, lost.det_gt) == (1, 1, 0, 1)
+
+
+def _peels_the_top_row() -> RowModel:
+    """A row model that takes a candidate's first row for text outside the table."""
+    return RowModel.from_json(
+        {
+            "features": list(ROW_FEATURE_NAMES),
+            "init": 0.0,
+            "learning_rate": 1.0,
+            "threshold": 0.5,
+            "trees": [
+                {
+                    "feature": [ROW_FEATURE_NAMES.index("from_top"), -2, -2],
+                    "threshold": [0.5, -2.0, -2.0],
+                    "left": [1, -1, -1],
+                    "right": [2, -1, -1],
+                    "value": [0.0, -5.0, 5.0],
+                }
+            ],
+        }
+    )
+
+
+def test_the_region_model_learns_a_peeled_candidate_as_found_too() -> None:
+    """A candidate the row model peels is region-model training data twice: as peeled (the
+    one scored) and as found (``DocRun.unpeeled``), each labelled by its own box."""
+    words = [
+        PointWord(Word(text, (0.0, 0.0, 0.0, 0.0), 1.0), Box(x, 86, x + 30, 95))
+        for text, x in (("Summary", 60), ("as", 200), ("of", 290))
+    ]
+    for r, name in enumerate(["Region", "North", "South", "East"]):
+        y = 100 + 14 * r
+        words.append(PointWord(Word(name, (0.0, 0.0, 0.0, 0.0), 1.0), Box(60, y, 90, y + 9)))
+        for c in range(2):
+            text = "2021" if r == 0 else f"{r}{c}.5"
+            box = Box(200 + 90 * c, y, 220 + 90 * c, y + 9)
+            words.append(PointWord(Word(text, (0.0, 0.0, 0.0, 0.0), 1.0), box))
+    page = PageInput(1, 595, 842, words)
+    run = _run([GtTable("d", 1, (58, 98, 312, 150), GRID)])
+    run.raw = [(1, page, t, 1) for t in find_tables(page)]
+    materialize(run, None)
+    assert run.unpeeled == [] and run.candidates[0].grid[0][0] == "Summary"
+    materialize(run, _peels_the_top_row())
+    (peeled,) = run.candidates
+    (found,) = run.unpeeled
+    assert found.grid[0][0] == "Summary" and peeled.grid[0][0] == "Region"
+    assert found.box[1] < peeled.box[1]
+    assert len(found.features) == len(peeled.features) == len(FEATURE_NAMES)

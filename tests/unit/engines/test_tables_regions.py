@@ -137,3 +137,51 @@ def test_ruled_grid_features_do_not_depend_on_fill() -> None:
     unruled = _numeric_page()
     (stream,) = find_tables(unruled)
     assert _feature(region_features(stream, unruled), "ruled_cells") == 0.0
+
+
+def _on_page(height: float) -> PageInput:
+    """The numeric table of ``_numeric_page`` on a page ``height`` points tall."""
+    page = _numeric_page()
+    return PageInput(1, page.width, height, page.words)
+
+
+def test_features_do_not_hang_on_the_page_height() -> None:
+    """How tall a table stands on its page is a habit of the source that drew it (held out
+    by source, the model took small tables for no tables): the same table on a taller
+    page is described alike."""
+    a4, tall = _on_page(842), _on_page(1684)
+    (table_a4,) = find_tables(a4)
+    (table_tall,) = find_tables(tall)
+    assert region_features(table_a4, a4) == region_features(table_tall, tall)
+
+
+def _kv_and_contents_page() -> PageInput:
+    """Two key-value pairs a line (labels ending in a colon in the first and third columns)
+    over a contents list joined to its page numbers by dot leaders."""
+    words = []
+    pairs = [("Project:", "X-100", "Phone:", "555-0101"), ("Status:", "open", "Due:", "12.07.2025")]
+    for r, line in enumerate(pairs):
+        for c, text in enumerate(line):
+            words.append(_word(text, 60 + 120 * c, 100 + 14 * r))
+    for r, (entry, number) in enumerate([("Scope", "3"), ("Budget", "7"), ("Contacts", "12")]):
+        y = 300 + 14 * r
+        words.append(_word(f"{r + 1}", 60, y))
+        words.append(_word(entry, 90, y))
+        words.append(_word(". . . . . . . .", 160, y))
+        words.append(_word(number, 360, y))
+    return PageInput(1, 595, 842, words)
+
+
+def test_colons_and_leaders_are_features() -> None:
+    """Key-value blocks and contents lists are told by the colons their labels end with
+    (in any column) and by their dot leaders; a numeric table has neither."""
+    page = _kv_and_contents_page()
+    tables = find_tables(page)
+    feats = [region_features(t, page) for t in tables]
+    assert max(_feature(f, "colon_cells") for f in feats) >= 0.5
+    assert max(_feature(f, "leader_cells") for f in feats) >= 0.2
+    numeric = _numeric_page()
+    (table,) = find_tables(numeric)
+    plain = region_features(table, numeric)
+    assert _feature(plain, "colon_cells") == 0.0
+    assert _feature(plain, "leader_cells") == 0.0
