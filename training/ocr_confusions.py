@@ -26,15 +26,14 @@ same fold, with its lexicon).
 from __future__ import annotations
 
 import argparse
-import json
 import os
 from typing import Any
 
 import numpy as np
-from benchmarks.ocr_receipts import RESULTS, pool
+from benchmarks.ocr_receipts import pool
 
 from training.ocr_glyphs import samples
-from training.ocr_spaces import _truth_text, char_alignment, generated_words, lexicon
+from training.ocr_spaces import _truth_text, char_alignment, generated_words, lexicon, save
 
 os.environ.setdefault("OMP_THREAD_LIMIT", "1")
 
@@ -138,13 +137,7 @@ def main(argv: list[str] | None = None) -> int:
     final = fit(rows, labels)
     report["in_sample"] = {"characters": decisions(final, rows, labels)}
     print(f"in sample: {report['in_sample']}")
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    (RESULTS / "ocr_confusions.json").write_text(json.dumps(report, indent=2) + "\n")
-    if args.write:
-        from training.ocr_spaces import DATA
-
-        (DATA / SUBST_MODEL).write_text(final.to_json())
-        print(f"wrote {DATA / SUBST_MODEL}")
+    save("ocr_confusions", report, {SUBST_MODEL: final.to_json()} if args.write else {})
     return 0
 
 

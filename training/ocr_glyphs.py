@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 from benchmarks.ocr import Score
-from benchmarks.ocr_receipts import RESULTS, pool, rapid_cache, read_frames, run_rapid, text_of
+from benchmarks.ocr_receipts import pool, rapid_cache, read_frames, run_rapid, text_of
 
 from training.ocr_spaces import (
     _figures,
@@ -44,6 +44,7 @@ from training.ocr_spaces import (
     _truth_text,
     annotation_scale,
     char_alignment,
+    save,
     scaled_lines,
 )
 
@@ -201,13 +202,7 @@ def main(argv: list[str] | None = None) -> int:
         "with_tail": score(pooled, final.decide),
     }
     print(f"in sample: {report['in_sample']}")
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    (RESULTS / "ocr_glyphs.json").write_text(json.dumps(report, indent=2) + "\n")
-    if args.write:
-        from training.ocr_spaces import DATA
-
-        (DATA / TAIL_MODEL).write_text(final.to_json())
-        print(f"wrote {DATA / TAIL_MODEL}")
+    save("ocr_glyphs", report, {TAIL_MODEL: final.to_json()} if args.write else {})
     return 0
 
 

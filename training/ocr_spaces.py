@@ -601,18 +601,29 @@ def main(argv: list[str] | None = None) -> int:
         f"visible: {report['visible']}  in-sample pool: {report['in_sample_pool']}"
         f" {report['in_sample_pool_respelled']} {report['in_sample_pool_respelled_punctuated']}"
     )
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    (RESULTS / "ocr_spaces.json").write_text(json.dumps(report, indent=2) + "\n")
+    models: dict[str, str] = {}
     if args.write:
         from prefect_docai.engines.page.rapid import PUNCT_MODEL, RESPELL_MODEL, SPACE_MODEL
 
         blob = json.loads(final.to_json())
         blob["lexicon"] = sorted(known)
-        (DATA / SPACE_MODEL).write_text(json.dumps(blob, separators=(",", ":")) + "\n")
-        (DATA / RESPELL_MODEL).write_text(final_respelling.to_json())
-        (DATA / PUNCT_MODEL).write_text(final_punctuation.to_json())
-        print(f"wrote {DATA / SPACE_MODEL}, {DATA / RESPELL_MODEL} and {DATA / PUNCT_MODEL}")
+        models = {
+            SPACE_MODEL: json.dumps(blob, separators=(",", ":")) + "\n",
+            RESPELL_MODEL: final_respelling.to_json(),
+            PUNCT_MODEL: final_punctuation.to_json(),
+        }
+    save("ocr_spaces", report, models)
     return 0
+
+
+def save(name: str, report: dict[str, Any], models: dict[str, str]) -> None:
+    """The OCR trainers' last step: the held-out report to ``benchmarks/results/<name>.json``
+    and, with ``--write``, each model's text to ``engines/data/`` as it is shipped."""
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    (RESULTS / f"{name}.json").write_text(json.dumps(report, indent=2) + "\n")
+    for file_name, text in models.items():
+        (DATA / file_name).write_text(text)
+        print(f"wrote {DATA / file_name}")
 
 
 if __name__ == "__main__":

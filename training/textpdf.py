@@ -16,8 +16,8 @@ def text_layer_views(data: bytes) -> list[PageView]:
     document = load_document(data)
     # The views' renderers keep the document open; it closes when they are collected.
     return [
-        page_view(page) if page.source == "text-layer" else PageView([], page.width, page.height,
-                                                                     "ocr", None,
-                                                                     fingerprint=page.fingerprint)
+        page_view(page)
+        if page.source == "text-layer"
+        else PageView([], page.width, page.height, "ocr", None, fingerprint=page.fingerprint)
         for page in document.pages
     ]
