@@ -17,9 +17,10 @@ from prefect_docai.engines.page.ctc import Frames, greedy_spans
 CLASSES = ("", " ", "L", "O", "0", "C", "A", "N", "T", "4", "7", "5", "S", "o", "c", "a", "l")
 
 
-def _line(read: str, second: dict[int, tuple[str, float]]) -> list[object]:
-    """A RapidOCR line read ``read`` (no spaces), each character on one frame between
-    blanks, the character at an index of ``second`` losing only narrowly to the given one."""
+def _frames(read: str, second: dict[int, tuple[str, float]]) -> Frames:
+    """The recognizer's frames of a line read ``read`` (no spaces), each character on one
+    frame between blanks, the character at an index of ``second`` losing only narrowly to
+    the given one."""
     probs = np.full((2 * len(read) + 1, len(CLASSES)), 1e-4)
     probs[:, 0] = 0.97
     for i, char in enumerate(read):
@@ -32,7 +33,12 @@ def _line(read: str, second: dict[int, tuple[str, float]]) -> list[object]:
         else:
             probs[frame, CLASSES.index(char)] = 0.97
     best = probs.argmax(axis=1)
-    frames = Frames(np.log(probs).astype(np.float32), CLASSES, tuple(greedy_spans(best)), read, 0.9)
+    return Frames(np.log(probs).astype(np.float32), CLASSES, tuple(greedy_spans(best)), read, 0.9)
+
+
+def _line(read: str, second: dict[int, tuple[str, float]]) -> list[object]:
+    """A RapidOCR line read ``read`` as ``rapid.split_lines`` takes it (:func:`_frames`)."""
+    frames = _frames(read, second)
     boxes = [
         [[12 * i, 0], [12 * i + 10, 0], [12 * i + 10, 24], [12 * i, 24]] for i in range(len(read))
     ]
@@ -43,18 +49,17 @@ def _line(read: str, second: dict[int, tuple[str, float]]) -> list[object]:
 
 
 def test_candidates_offer_the_look_alike_the_frames_give_with_the_word_around_it() -> None:
-    line = _line("L0CAL", {1: ("O", 0.3)})
-    found = substitution_candidates(line[6], list("L0CAL"), [0.9] * 5, frozenset({"LOCAL"}))  # type: ignore[arg-type]
+    frames = _frames("L0CAL", {1: ("O", 0.3)})
+    found = substitution_candidates(frames, list("L0CAL"), [0.9] * 5, frozenset({"LOCAL"}))
     assert [(f.index, f.alternative) for f in found] == [(1, "O")]
     row = dict(zip(SUBST_FEATURES, found[0].row, strict=True))
     assert row["cross"] == 1.0 and row["run_letters"] == 4.0 and row["run_digits"] == 0.0
     assert row["alt_known"] == 1.0 and row["read_known"] == 0.0
     # a lower-case word takes the look-alike in lower case
-    lower = _line("lOcal", {1: ("0", 0.3)})
+    lower = _frames("lOcal", {1: ("0", 0.3)})
     assert (
-        substitution_candidates(lower[6], list("lOcal"), [0.9] * 5, frozenset())[0].alternative
-        == "0"
-    )  # type: ignore[arg-type]
+        substitution_candidates(lower, list("lOcal"), [0.9] * 5, frozenset())[0].alternative == "0"
+    )
 
 
 def test_split_lines_spells_what_the_substituter_takes() -> None:
