@@ -32,8 +32,14 @@ from typing import Any
 import numpy as np
 from benchmarks.ocr_receipts import pool
 
-from training.ocr_glyphs import samples
-from training.ocr_spaces import _truth_text, char_alignment, generated_words, lexicon, save
+from training.ocr_spaces import (
+    _truth_text,
+    char_alignment,
+    generated_words,
+    lexicon,
+    pool_samples,
+    save,
+)
 
 os.environ.setdefault("OMP_THREAD_LIMIT", "1")
 
@@ -120,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     from prefect_docai.engines.page.confusion import SUBST_MODEL
 
-    pooled = samples(args.limit)
+    pooled = pool_samples(args.limit)
     generated = generated_words()
     annotated = pool(with_image=False)  # the lexicon reads every annotated receipt
     report: dict[str, Any] = {"held_out": {}}

@@ -29,40 +29,22 @@ scorers; then the scorers fitted on the whole pool, in sample.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 from typing import Any
 
 import numpy as np
 from benchmarks.ocr import Score
-from benchmarks.ocr_receipts import pool, rapid_cache, read_frames, run_rapid, text_of
+from benchmarks.ocr_receipts import text_of
 
 from training.ocr_spaces import (
     _figures,
-    _gray,
-    _result,
     _truth_text,
-    annotation_scale,
     char_alignment,
+    pool_samples,
     save,
-    scaled_lines,
 )
 
 os.environ.setdefault("OMP_THREAD_LIMIT", "1")
-
-
-def samples(limit: int = 0) -> list[dict[str, Any]]:
-    """The pool's receipts with an image: RapidOCR's cached lines (with frames), the
-    annotated lines in the image's pixels and the grey image."""
-    rows = pool(limit)
-    run_rapid([r["image"] for r in rows])
-    out = []
-    for row in rows:
-        data = row["image"].read_bytes()
-        result = _result(json.loads(rapid_cache(data).read_text())["lines"], read_frames(data))
-        truth = scaled_lines(row["lines"], annotation_scale(result, row["lines"]))
-        out.append({**row, "lines": truth, "result": result, "gray": _gray(row["image"])})
-    return out
 
 
 def tail_label(chars: list[str], truth_text: str) -> str | None:
@@ -181,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     from prefect_docai.engines.page.glyphs import TAIL_MODEL
 
-    pooled = samples(args.limit)
+    pooled = pool_samples(args.limit)
     report: dict[str, Any] = {"held_out": {}}
     for fit_fold, test_fold in ((0, 1), (1, 0)):
         train = [s for s in pooled if s["fold"] == fit_fold]

@@ -451,6 +451,21 @@ def _figures(s: Score) -> dict[str, Any]:
     return {"cer": round(s.rate, 4), "word_f1": round(s.f1, 4), "pages": s.pages}
 
 
+def pool_samples(limit: int = 0) -> list[dict[str, Any]]:
+    """The pool's receipts with an image: RapidOCR's cached lines (with frames), the
+    annotated lines in the image's pixels (:func:`annotation_scale`) and the grey image —
+    what every OCR trainer here (spaces, tail marks, look-alikes) learns from."""
+    rows = pool(limit)
+    run_rapid([r["image"] for r in rows])
+    out = []
+    for row in rows:
+        data = row["image"].read_bytes()
+        result = _result(json.loads(rapid_cache(data).read_text())["lines"], read_frames(data))
+        truth = scaled_lines(row["lines"], annotation_scale(result, row["lines"]))
+        out.append({**row, "lines": truth, "result": result, "gray": _gray(row["image"])})
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -469,15 +484,7 @@ def main(argv: list[str] | None = None) -> int:
     from training.ocr_confusions import substituter, substitution_rows
     from training.ocr_glyphs import fit as fit_tail
 
-    rows_ = pool(args.limit)
-    run_rapid([r["image"] for r in rows_])
-    samples = []
-    for row in rows_:
-        data = row["image"].read_bytes()
-        result = _result(json.loads(rapid_cache(data).read_text())["lines"], read_frames(data))
-        # The annotated boxes in the image's pixels (annotation_scale).
-        truth = scaled_lines(row["lines"], annotation_scale(result, row["lines"]))
-        samples.append({**row, "lines": truth, "result": result, "gray": _gray(row["image"])})
+    samples = pool_samples(args.limit)
     generated = generated_words()
     annotated = pool(with_image=False)  # the lexicon reads every annotated receipt
 
