@@ -14,7 +14,10 @@ from prefect_docai.engines.page.confusion import (
 )
 from prefect_docai.engines.page.ctc import Frames, greedy_spans
 
-CLASSES = ("", " ", "L", "O", "0", "C", "A", "N", "T", "4", "7", "5", "S", "o", "c", "a", "l")
+CLASSES = (
+    *("", " ", "L", "O", "0", "C", "A", "N", "T", "4", "7", "5", "S", "o", "c", "a", "l"),
+    *("1", "V", "I", "E", "v", "i", "e"),
+)
 
 
 def _frames(read: str, second: dict[int, tuple[str, float]]) -> Frames:
@@ -90,3 +93,33 @@ def test_the_packaged_scorer_puts_a_letter_in_a_word_and_a_digit_in_a_number() -
     )
     for line, right in cases:
         assert [w.text for w in rapid.split_lines([line], None)] == [right]
+
+
+def test_a_small_letter_is_never_turned_into_a_digit() -> None:
+    """The scorer learnt from capitals only: "ville" (an "l" between small letters, "1" a
+    close second) and "cocoa" ("0" second to an "o") are left alone whatever a substituter
+    would say, while the capitals' look-alikes are still offered and taken."""
+
+    def yes(found: Substitution) -> bool:
+        return True
+
+    kept = (
+        _line("ville", {2: ("1", 0.45)}),
+        _line("cocoa", {3: ("0", 0.45)}),
+        _line("Vil", {2: ("1", 0.45)}),
+    )
+    for line in kept:
+        read = str(line[1])
+        assert [w.text for w in rapid.split_lines([line], None, model=None, substitute=yes)] == [
+            read
+        ]
+        assert [w.text for w in rapid.split_lines([line], None)] == [read]
+    changed = (
+        (_line("VILLE", {2: ("1", 0.45)}), "VI1LE"),
+        (_line("L0CAL", {1: ("O", 0.45)}), "LOCAL"),
+        (_line("lOcal", {1: ("0", 0.45)}), "l0cal"),  # a capital read: still offered
+    )
+    for line, spelled in changed:
+        assert [w.text for w in rapid.split_lines([line], None, model=None, substitute=yes)] == [
+            spelled
+        ]

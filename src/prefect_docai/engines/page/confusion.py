@@ -10,8 +10,10 @@ letter inside a number). :func:`substitution_candidates` offers, for every lette
 of a line, the best other letter or digit its frames give at least :data:`SUBST_FLOOR`
 (case folded), with the :data:`SUBST_FEATURES` row a learned scorer (:data:`SUBST_MODEL`,
 trained by ``training/ocr_confusions.py`` on the pool's annotated lines, folds by
-merchant) decides on. No word list keyed to a shop: the lexicon it reads is the space
-scorer's (words printed on at least two annotated receipts or generated ones).
+merchant) decides on; a small letter is never offered a digit (the pool, printed in
+capitals, teaches nothing about small letters). No word list keyed to a shop: the lexicon
+it reads is the space scorer's (words printed on at least two annotated receipts or
+generated ones).
 """
 
 from __future__ import annotations
@@ -126,12 +128,13 @@ def substitution_candidates(
 ) -> list[Substitution]:
     """Every letter or digit of the line (``chars``, one per span of ``frames``) whose
     span's frames give another letter or digit (case folded) at least :data:`SUBST_FLOOR`:
-    the likeliest such, with a row of the read and the alternative's highest probability
-    on the span (natural logs) and their difference, the character's confidence, whether
-    each is a digit and whether they differ in kind, the kinds of the neighbouring
-    characters (:data:`SUBST_KINDS`), the letters, digits and length of the run of letters
-    and digits around it and its place in the run, whether the run as read and with the
-    alternative is a ``lexicon`` word, and the line's letters and digits."""
+    the likeliest such (none for a small letter whose likeliest is a digit), with a row of
+    the read and the alternative's highest probability on the span (natural logs) and
+    their difference, the character's confidence, whether each is a digit and whether they
+    differ in kind, the kinds of the neighbouring characters (:data:`SUBST_KINDS`), the
+    letters, digits and length of the run of letters and digits around it and its place in
+    the run, whether the run as read and with the alternative is a ``lexicon`` word, and the
+    line's letters and digits."""
     if len(chars) != len(frames.spans) or not chars:
         return []
     names, folding, usable = _folding(frames.classes)
@@ -154,6 +157,12 @@ def substitution_candidates(
         if float(peak[best]) < SUBST_FLOOR:
             continue
         alternative = names[best]
+        if char.islower() and alternative.isdigit():
+            # Never a small letter into a digit (structural, not learnt): the scorer learns
+            # from the SROIE pool, printed in capitals, so it has next to no small letters
+            # to go by; on mixed-case print it made "Stephanieville", read right,
+            # "Stephanievi1le". A small letter is a letter of mixed-case text, not a digit.
+            continue
         first, last = _run(chars, index)
         run = "".join(chars[first : last + 1]).upper()
         swapped = run[: index - first] + alternative + run[index - first + 1 :]
