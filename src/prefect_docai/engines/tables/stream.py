@@ -436,11 +436,86 @@ def find_stream_tables(
 ) -> list[GridTable]:
     tables: list[GridTable] = []
     for block in _blocks(_make_lines(words), text_width):
-        for part in _refine(block, text_width):
-            table = _table(page, part, [r for r in rules if r.horizontal])
-            if table is not None:
-                tables.append(table)
+        tables.extend(_block_tables(page, block, rules, text_width))
     return tables
+
+
+_SIDE_DEPTH = 2
+"""How many gutters deep :func:`_block_tables` looks for a table beside other text (a page
+of three text columns needs two cuts). Set once, not tuned."""
+
+
+def _block_tables(
+    page: int, block: list[_Line], rules: list[Ruling], text_width: float, depth: int = 0
+) -> list[GridTable]:
+    """The tables of a block; when it makes none, the tables that the words on either side
+    of each of its gutters make (a strip that hardly any word of the block enters), each
+    side read as lines and blocks again. A narrow table beside a text column shares the
+    page's text lines with it, so both make one block; ``_refine`` cuts a prose column off
+    only when it reads as running text throughout, which a narrow column of long words, or
+    a column that holds a table over prose, does not. Proposed only where the block made no
+    table (a table found today is never cut): the region model decides whether a side is
+    one. (Cutting such a block at its loose single lines too, to part a key-value block
+    from the table under it, proposed form and key-value blocks with column gaps of 10 to
+    16 glyph heights as false tables, and the region model retrained on them rejected an
+    unruled table with gaps that wide.)"""
+    horizontal = [r for r in rules if r.horizontal]
+    found = [
+        t
+        for part in _refine(block, text_width)
+        if (t := _table(page, part, horizontal)) is not None
+    ]
+    if found or depth >= _SIDE_DEPTH:
+        return found
+    proposals: list[GridTable] = []
+    for side in _gutter_sides(block):
+        for sub in _blocks(_make_lines(side), text_width):
+            proposals.extend(_block_tables(page, sub, rules, text_width, depth + 1))
+    # different gutters may cut the same table out: the widest gutter's stays (the gutters
+    # are tried in that order), and a word goes to one table only
+    taken: set[int] = set()
+    for table in proposals:
+        ids = {id(w) for c in table.cells for w in c.words}
+        if ids & taken or any(_overlaps(table.box, kept.box) for kept in found):
+            continue
+        found.append(table)
+        taken |= ids
+    return found
+
+
+def _gutter_sides(block: list[_Line]) -> list[list[PointWord]]:
+    """The words left and right of each gutter of ``block``, the widest first: a strip at
+    least a glyph height wide that the words of at most one line in eight enter (a heading
+    or a sentence across the page may run over it), both sides holding words on at least
+    two lines. The words inside the strip go to neither side."""
+    em = median(line.em for line in block)
+    words = [w for line in block for w in line.words]
+    allowed = max(1, len(block) // 8)
+    events = sorted([(w.box.x0, 1) for w in words] + [(w.box.x1, -1) for w in words])
+    cuts: list[tuple[float, list[PointWord], list[PointWord]]] = []
+    depth = 0
+    low: float | None = None  # where the open words fell to ``allowed`` or fewer
+    for x, delta in events:
+        depth += delta
+        if depth <= allowed and low is None:
+            low = x
+        elif depth > allowed and low is not None:
+            g0, g1 = low, x
+            low = None
+            if g1 - g0 < em:
+                continue
+            left = [w for w in words if w.box.cx < g0]
+            right = [w for w in words if w.box.cx > g1]
+            if all(len({round(w.box.cy) for w in s}) >= 2 for s in (left, right)):
+                cuts.append((g1 - g0, left, right))
+    cuts.sort(key=lambda cut: -cut[0])
+    return [side for _, left, right in cuts for side in (left, right)]
+
+
+def _overlaps(a: Box, b: Box) -> bool:
+    """Do two boxes share more than a fifth of the smaller one?"""
+    inter = a.intersection_area(b)
+    return inter > 0.2 * max(1e-6, min(a.width * a.height, b.width * b.height))
 
 
 def rebuild(table: GridTable, rules: list[Ruling]) -> GridTable | None:
