@@ -98,6 +98,7 @@ from prefect_docai.engines.tables.rowsep import (
     ROWSEP_FEATURE_NAMES,
     ROWSEP_MODEL_FILE,
     RowSepModel,
+    free_header,
     line_features,
     split_rows,
 )
@@ -123,7 +124,9 @@ class Candidate:
     page: int
     box: Box
     grid: Grid
-    """The cells as the finders and the models see them (labels and features use it)."""
+    """The cells as the engine outputs them when it keeps this candidate on a born-digital page
+    (after the models: a header's last lines freed by ``rowsep.free_header``); the label is
+    taken on the cells as the models see them."""
     features: list[float]
     label: int  # 1 table, 0 not, -1 unknown (left out of training)
     read_again: Callable[[], Grid] | None = None
@@ -578,8 +581,12 @@ def materialize(run: DocRun, rows: RowModel | None) -> None:
         grid = _grid(t)
         feats = region_features(t, page, on_page)
         candidate = Candidate(number, box, grid, feats, label(run, number, box, grid))
+        # kept, the engine frees the header's last lines (after the models' decisions)
+        out = t if separator is None else free_header(t, page, separator)
+        if out is not t:
+            candidate.grid = _grid(out)
         if run.data is not None and page.ocr:
-            candidate.read_again = functools.partial(_read_again, run, t, page)
+            candidate.read_again = functools.partial(_read_again, run, out, page)
         run.candidates.append(candidate)
 
 

@@ -7,7 +7,7 @@ from training.tables import _grid
 
 from prefect_docai.engines.page.model import Word
 from prefect_docai.engines.pluginspec import EngineOptions
-from prefect_docai.engines.tables.engine import page_candidates
+from prefect_docai.engines.tables.engine import TableEngine, page_candidates
 from prefect_docai.engines.tables.geometry import Box, PageInput, PointWord, Ruling
 from prefect_docai.engines.tables.grid import Cell, GridTable, join_words
 from prefect_docai.engines.tables.regions import RegionModel
@@ -19,6 +19,7 @@ from prefect_docai.engines.tables.rowsep import (
     split_rows,
     stacked_numbers,
 )
+from prefect_docai.models import TableExtractionResult
 from prefect_docai.samples.tables import table_page
 
 
@@ -229,3 +230,32 @@ def test_no_model_joins_a_data_row_to_a_label_cut_in_two_above() -> None:
     assert texts[(0, 0)] == "Alpha Highest"
     assert texts[(1, 0)] == "Beta"
     assert texts[(1, 3)] == "5.5"
+
+
+def test_a_section_row_the_finder_took_into_the_header_leaves_it() -> None:
+    """Generated pages the models never saw (born-digital) whose table has a section row
+    right under its header: the whitespace finder joins the section label to the header
+    row ("Produkt Öffentlicher Sektor" in one heading); the shipped row-separator model is
+    sure a new row starts there, so the engine puts the label in a row of its own below the
+    header, and the heading keeps its own text."""
+    for seed, label, heading in (
+        (10011, "Öffentlicher Sektor", "Produkt"),
+        (10067, "Europa", "Indicator"),
+        (10070, "Asia", "Country"),
+        (10084, "Manufacturing", "Region"),
+    ):
+        page = table_page(seed)
+        found, _ = page_candidates(page.pdf, EngineOptions(output_formats=("JSON",)))
+        candidates = found[0][1]
+        as_found = [c.text for t in candidates for c in t.cells if c.row < t.header_rows]
+        assert f"{heading} {label}" in as_found  # the finder's heading holds the label
+        result = TableEngine().run(page.pdf, EngineOptions(output_formats=("JSON",))).result
+        assert isinstance(result, TableExtractionResult)
+        owner = [t for t in result.tables if any(label in c.text for c in t.cells)]
+        assert owner, f"seed {seed}: no table holds {label!r}"
+        cells = owner[0].cells
+        own = [c for c in cells if c.text == label]
+        assert own, f"seed {seed}: {label!r} is no cell of its own"
+        row = [c.text for c in cells if c.row == own[0].row and c.text and c is not own[0]]
+        assert not row  # a section row: the label alone
+        assert heading in [c.text for c in cells if c.row < own[0].row]

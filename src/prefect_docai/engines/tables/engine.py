@@ -43,7 +43,7 @@ from prefect_docai.engines.tables.inputs import (
     straight_raster,
 )
 from prefect_docai.engines.tables.regions import RegionModel, load_region_model, region_features
-from prefect_docai.engines.tables.rowsep import split_rows
+from prefect_docai.engines.tables.rowsep import free_header, split_rows
 from prefect_docai.engines.tables.wordboxes import as_text_layer
 from prefect_docai.models.tools import Tool
 
@@ -58,7 +58,7 @@ class TableEngine:
             pages = read_inputs(document, options, rasters)
             found = find_candidates(pages)
             tables = [
-                t
+                free_header(t, page)
                 for page, candidates in found
                 for t in keep_tables(finish(candidates, page), page)
             ]

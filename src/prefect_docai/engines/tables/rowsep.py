@@ -14,6 +14,10 @@ candidate's lines into rows where a gradient-boosted tree ensemble
 with exact cell boxes) sees a row boundary. Columns stay as the finder made them, and the
 model never joins two lines that both hold a number in one column (``stacked_numbers``),
 nor a labelled data row to a label-only line above it (a section row, ``_label_above``).
+The finder's header rows stand; in a table the region model kept, a last header line the
+finder joined to the header line above it, a label in the first column only, leaves the
+header where the model is sure a new row starts there (a section row right under the
+header; ``free_header``).
 """
 
 from __future__ import annotations
@@ -346,22 +350,93 @@ none at ``p <= 1 - SURE``); in between the finder's rows stand."""
 
 def split_rows(table: GridTable, page: PageInput, model: RowSepModel | None = None) -> GridTable:
     """``table`` with its body rows where the row-separator model puts them (``table``
-    itself when there is no model or it agrees with the finder everywhere). The finder's
-    header rows (spans and all) stay as they are, rows the finder parts stay apart where a
-    rule runs between them or both hold a number in one column (``stacked_numbers``), and
-    a labelled data row under a label-only line (``_label_above``) starts a row of its own
-    (even where the finder joined them), whatever the model says."""
+    itself when there is no model or it agrees with the finder everywhere; see
+    ``row_breaks``)."""
+    decided = row_breaks(table, page, model)
+    if decided is None:
+        return table
+    lines, cells, head, finder, breaks = decided
+    if breaks == finder:
+        return table
+    keep = [c for c in table.cells if c.row < table.header_rows]
+    return regroup(table, lines[head:], cells, breaks[head:], keep)
+
+
+def free_header(table: GridTable, page: PageInput, model: RowSepModel | None = None) -> GridTable:
+    """``table`` (a kept table, its rows as ``split_rows`` made them) with the last lines of
+    its header that the finder joined to the header line above them, where the
+    row-separator model is sure a new row starts and that hold a label in the first column
+    only, moved below the header (``table`` itself when there are none): a section row right
+    under the header ("Region | Sales" over "Europe"). The finder's
+    whitespace header takes every line above the first data row into its header rows; the
+    model, trained on every two lines of the truth tables (header lines too), tells such a
+    line apart. The body keeps the rows it has. It runs on the tables the region model
+    kept, after it: the candidates the row and region models learn from are those of
+    ``split_rows``."""
     model = model if model is not None else load_rowsep_model()
-    if model is None or table.n_rows < 2 or not table.cells:
+    if model is None or table.header_rows < 1 or table.n_rows < 2 or not table.cells:
         return table
     lines, cells, feats = line_features(table, page)
-    if not feats:
-        return table
     head = 0
     while head < len(lines) and all(cells[i].row < table.header_rows for _, i in lines[head].words):
         head += 1
     if any(cells[i].row < table.header_rows for line in lines[head:] for _, i in line.words):
-        return table  # header and body lines interleave: leave the finder's rows
+        return table  # header and body lines interleave
+    breaks = [bool(x[4]) for x in feats]
+    first = head
+
+    def label_only(line: _Line) -> bool:
+        # a section label fills the first column alone; a line across several columns
+        # under a header line is as often the last line of multi-line headings (held out
+        # by source, models trained without the ICDAR pages took those for new rows)
+        return {cells[i].col for _, i in line.words} == {0}
+
+    while (
+        head >= 2
+        and not breaks[head - 2]
+        and label_only(lines[head - 1])
+        and model.probability(feats[head - 2]) >= SURE
+    ):
+        head -= 1
+        breaks[head - 1] = True
+    if head == first:
+        return table
+    moved = {id(w) for line in lines[head:first] for w, _ in line.words}
+    keep = []
+    for c in table.cells:
+        if c.row >= table.header_rows:
+            continue
+        words = [w for w in c.words if id(w) not in moved]
+        if len(words) == len(c.words):
+            keep.append(c)
+        elif words:  # the heading without the lines moved below the header
+            box = union_all([w.box for w in words])
+            keep.append(Cell(c.row, c.col, c.row_span, c.col_span, box, join_words(words), words))
+    return regroup(table, lines[head:], cells, breaks[head:], keep)
+
+
+def row_breaks(
+    table: GridTable, page: PageInput, model: RowSepModel | None = None
+) -> tuple[list[_Line], list[Cell], int, list[bool], list[bool]] | None:
+    """The candidate's lines, its cells, the number of header lines, and per pair of
+    consecutive lines whether the finder and whether the row-separator model starts a new
+    row at the lower one (None when there is no model or nothing to decide). The finder's
+    header rows (spans and all) stay as they are (``free_header`` frees their last lines),
+    rows the finder parts stay apart where a rule runs between them or both hold a number in
+    one column (``stacked_numbers``), and a labelled data row under a label-only line
+    (``_label_above``) starts a row of its own (even where the finder joined them), whatever
+    the model says."""
+    model = model if model is not None else load_rowsep_model()
+    if model is None or table.n_rows < 2 or not table.cells:
+        return None
+    lines, cells, feats = line_features(table, page)
+    if not feats:
+        return None
+    head = 0
+    while head < len(lines) and all(cells[i].row < table.header_rows for _, i in lines[head].words):
+        head += 1
+    if any(cells[i].row < table.header_rows for line in lines[head:] for _, i in line.words):
+        return None  # header and body lines interleave: leave the finder's rows
     finder = [bool(x[4]) for x in feats]
     breaks = list(finder)
     ruled = ROWSEP_FEATURE_NAMES.index("rule_between")
@@ -379,10 +454,7 @@ def split_rows(table: GridTable, page: PageInput, model: RowSepModel | None = No
             continue
         p = model.probability(feats[k])
         breaks[k] = True if p >= SURE else False if p <= 1 - SURE else finder[k]
-    if breaks == finder:
-        return table
-    keep = [c for c in table.cells if c.row < table.header_rows]
-    return regroup(table, lines[head:], cells, breaks[head:], keep)
+    return lines, cells, head, finder, breaks
 
 
 RowSepModel = RegionModel
