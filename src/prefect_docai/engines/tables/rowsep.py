@@ -377,11 +377,10 @@ def free_header(table: GridTable, page: PageInput, model: RowSepModel | None = N
     if model is None or table.header_rows < 1 or table.n_rows < 2 or not table.cells:
         return table
     lines, cells, feats = line_features(table, page)
-    head = 0
-    while head < len(lines) and all(cells[i].row < table.header_rows for _, i in lines[head].words):
-        head += 1
-    if any(cells[i].row < table.header_rows for line in lines[head:] for _, i in line.words):
+    found = _header_lines(lines, cells, table.header_rows)
+    if found is None:
         return table  # header and body lines interleave
+    head = found
     breaks = [bool(x[4]) for x in feats]
     first = head
 
@@ -415,6 +414,17 @@ def free_header(table: GridTable, page: PageInput, model: RowSepModel | None = N
     return regroup(table, lines[head:], cells, breaks[head:], keep)
 
 
+def _header_lines(lines: list[_Line], cells: list[Cell], header_rows: int) -> int | None:
+    """How many of the candidate's first lines lie in its header rows (``None`` when a
+    header line comes after a body line: header and body interleave)."""
+    head = 0
+    while head < len(lines) and all(cells[i].row < header_rows for _, i in lines[head].words):
+        head += 1
+    if any(cells[i].row < header_rows for line in lines[head:] for _, i in line.words):
+        return None
+    return head
+
+
 def row_breaks(
     table: GridTable, page: PageInput, model: RowSepModel | None = None
 ) -> tuple[list[_Line], list[Cell], int, list[bool], list[bool]] | None:
@@ -432,10 +442,8 @@ def row_breaks(
     lines, cells, feats = line_features(table, page)
     if not feats:
         return None
-    head = 0
-    while head < len(lines) and all(cells[i].row < table.header_rows for _, i in lines[head].words):
-        head += 1
-    if any(cells[i].row < table.header_rows for line in lines[head:] for _, i in line.words):
+    head = _header_lines(lines, cells, table.header_rows)
+    if head is None:
         return None  # header and body lines interleave: leave the finder's rows
     finder = [bool(x[4]) for x in feats]
     breaks = list(finder)
