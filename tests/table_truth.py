@@ -1,4 +1,5 @@
-"""The check both table generators' tests share: a page's cell truth is what its PDF draws."""
+"""What the table tests share: the check both table generators' tests make (a page's cell
+truth is what its PDF draws), and the finders' candidates on a generated page against its truth."""
 
 from __future__ import annotations
 
@@ -9,6 +10,10 @@ from collections.abc import Iterable
 
 import pdfplumber
 
+from prefect_docai.engines.pluginspec import EngineOptions
+from prefect_docai.engines.tables.finders import find_tables
+from prefect_docai.engines.tables.grid import GridTable
+from prefect_docai.engines.tables.inputs import page_inputs
 from prefect_docai.samples.tables import TablePage
 
 
@@ -56,3 +61,37 @@ def check_drawn_truth(pages: Iterable[TablePage]) -> int:
                         if (r, c) != (cell.row, cell.col):
                             assert table.grid[r][c] == ""
     return wrapped
+
+
+def finder_candidates(page: TablePage) -> list[GridTable]:
+    """The finders' candidates on a generated one-page document (English pack)."""
+    pages, _ = page_inputs(page.pdf, EngineOptions(languages=("eng",), output_formats=("JSON",)))
+    return find_tables(pages[0])
+
+
+def candidates_over(page: TablePage) -> list[GridTable]:
+    """The candidates that overlap the page's first truth table."""
+    x0, y0, x1, y1 = page.tables[0].bbox
+    return [
+        t
+        for t in finder_candidates(page)
+        if t.box.x0 < x1 and t.box.x1 > x0 and y0 < t.box.y1 and t.box.y0 < y1
+    ]
+
+
+def row_texts(table: GridTable, row: int) -> list[str]:
+    """The texts of one row of ``table``, left to right."""
+    return [c.text for c in sorted(table.cells, key=lambda c: c.col) if c.row == row]
+
+
+def lone_candidate(page: TablePage) -> GridTable:
+    """The one candidate over the page's first truth table, checked to hold its columns, to
+    stay inside its width (nothing of a neighbour beside it) and to end on its last row."""
+    truth = page.tables[0]
+    over = candidates_over(page)
+    assert len(over) == 1
+    found = over[0]
+    assert found.n_cols == len(truth.grid[0])
+    assert found.box.x0 >= truth.bbox[0] - 2 and found.box.x1 <= truth.bbox[2] + 2
+    assert row_texts(found, found.n_rows - 1) == truth.grid[-1]
+    return found
