@@ -25,7 +25,6 @@ same fold, with its lexicon).
 
 from __future__ import annotations
 
-import argparse
 import os
 from typing import Any
 
@@ -35,10 +34,12 @@ from benchmarks.ocr_receipts import pool
 from training.ocr_spaces import (
     _truth_text,
     char_alignment,
+    fold_splits,
     generated_words,
     lexicon,
     pool_samples,
     save,
+    trainer_parser,
 )
 
 os.environ.setdefault("OMP_THREAD_LIMIT", "1")
@@ -118,21 +119,14 @@ def decisions(scorer: Any, rows: np.ndarray, labels: np.ndarray) -> dict[str, in
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--write", action="store_true", help="write engines/data/rapid_subst.json")
-    parser.add_argument("--limit", type=int, default=0)
-    args = parser.parse_args(argv)
+    args = trainer_parser(__doc__, "rapid_subst.json").parse_args(argv)
     from prefect_docai.engines.page.confusion import SUBST_MODEL
 
     pooled = pool_samples(args.limit)
     generated = generated_words()
     annotated = pool(with_image=False)  # the lexicon reads every annotated receipt
     report: dict[str, Any] = {"held_out": {}}
-    for fit_fold, test_fold in ((0, 1), (1, 0)):
-        train = [s for s in pooled if s["fold"] == fit_fold]
-        test = [s for s in pooled if s["fold"] == test_fold]
+    for fit_fold, test_fold, train, test in fold_splits(pooled):
         known = lexicon([a for a in annotated if a["fold"] == fit_fold], generated)
         scorer = fit(*substitution_rows(train, known))
         entry = {"characters": decisions(scorer, *substitution_rows(test, known))}

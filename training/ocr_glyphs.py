@@ -28,7 +28,6 @@ scorers; then the scorers fitted on the whole pool, in sample.
 
 from __future__ import annotations
 
-import argparse
 import os
 from typing import Any
 
@@ -40,8 +39,10 @@ from training.ocr_spaces import (
     _figures,
     _truth_text,
     char_alignment,
+    fold_splits,
     pool_samples,
     save,
+    trainer_parser,
 )
 
 os.environ.setdefault("OMP_THREAD_LIMIT", "1")
@@ -155,19 +156,12 @@ def score(scored: list[dict[str, Any]], tail: Any) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--write", action="store_true", help="write engines/data/rapid_tail.json")
-    parser.add_argument("--limit", type=int, default=0)
-    args = parser.parse_args(argv)
+    args = trainer_parser(__doc__, "rapid_tail.json").parse_args(argv)
     from prefect_docai.engines.page.glyphs import TAIL_MODEL
 
     pooled = pool_samples(args.limit)
     report: dict[str, Any] = {"held_out": {}}
-    for fit_fold, test_fold in ((0, 1), (1, 0)):
-        train = [s for s in pooled if s["fold"] == fit_fold]
-        test = [s for s in pooled if s["fold"] == test_fold]
+    for fit_fold, test_fold, train, test in fold_splits(pooled):
         scorers = fit(train)
         entry = {
             "marks": decisions(scorers, *tail_rows(test)),

@@ -467,11 +467,7 @@ def pool_samples(limit: int = 0) -> list[dict[str, Any]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--write", action="store_true", help="write engines/data/rapid_spaces.json")
-    parser.add_argument("--limit", type=int, default=0)
+    parser = trainer_parser(__doc__, "rapid_spaces.json")
     parser.add_argument(
         "--fields-tesseract-version",
         help="also the receipt fields (rules) of the held-out fold's RapidOCR words next to "
@@ -498,9 +494,7 @@ def main(argv: list[str] | None = None) -> int:
         return np.array(xs, dtype=np.float64), np.array(ys, dtype=np.int64)
 
     report: dict[str, Any] = {"held_out": {}}
-    for fit_fold, test_fold in ((0, 1), (1, 0)):
-        train = [s for s in samples if s["fold"] == fit_fold]
-        test = [s for s in samples if s["fold"] == test_fold]
+    for fit_fold, test_fold, train, test in fold_splits(samples):
         # The lexicon of a fold: the fitted fold's annotated lines (its merchants' receipts
         # with or without an image), never the scored one's.
         known = lexicon([a for a in annotated if a["fold"] == fit_fold], generated)
@@ -621,6 +615,33 @@ def main(argv: list[str] | None = None) -> int:
         }
     save("ocr_spaces", report, models)
     return 0
+
+
+def trainer_parser(description: str | None, model_file: str) -> argparse.ArgumentParser:
+    """The OCR trainers' command line: ``--write`` (the model to ``engines/data/``) and
+    ``--limit`` (the first N pool receipts only)."""
+    parser = argparse.ArgumentParser(
+        description=description, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--write", action="store_true", help=f"write engines/data/{model_file}")
+    parser.add_argument("--limit", type=int, default=0)
+    return parser
+
+
+def fold_splits(
+    samples: list[dict[str, Any]],
+) -> list[tuple[int, int, list[dict[str, Any]], list[dict[str, Any]]]]:
+    """The pool's two merchant folds, each fitted on and scored on the other: (fitted fold,
+    scored fold, its samples, the other's)."""
+    return [
+        (
+            fit,
+            test,
+            [s for s in samples if s["fold"] == fit],
+            [s for s in samples if s["fold"] == test],
+        )
+        for fit, test in ((0, 1), (1, 0))
+    ]
 
 
 def save(name: str, report: dict[str, Any], models: dict[str, str]) -> None:
