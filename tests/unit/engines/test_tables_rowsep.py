@@ -67,14 +67,15 @@ def test_regroup_joins_lines_into_rows_keeping_columns() -> None:
     assert texts == {(0, 0): "Alpha continued", (0, 1): "1.5", (1, 0): "Beta", (1, 1): "2.5"}
 
 
-def _stump(feature: int, threshold: float) -> RegionModel:
-    """P(new row) high when ``feature`` > ``threshold``."""
+def _stump(feature: int, threshold: float, above: bool = True) -> RegionModel:
+    """P(new row) high when ``feature`` > ``threshold`` (``above``) or when it is not."""
+    high = 10.0 if above else -10.0
     tree = {
         "feature": [feature, -2, -2],
         "threshold": [threshold, -2.0, -2.0],
         "left": [1, -1, -1],
         "right": [2, -1, -1],
-        "value": [0.0, -10.0, 10.0],
+        "value": [0.0, -high, high],
     }
     blob = {
         "features": list(ROWSEP_FEATURE_NAMES),
@@ -90,23 +91,7 @@ def test_split_rows_follows_the_model() -> None:
     table, page = _table()
     # a new row only where the line starts in uppercase
     model = _stump(ROWSEP_FEATURE_NAMES.index("lower_start"), 0.5)
-    flipped = RegionModel.from_json(
-        {
-            "features": list(ROWSEP_FEATURE_NAMES),
-            "init": 0.0,
-            "learning_rate": 1.0,
-            "threshold": 0.5,
-            "trees": [
-                {
-                    "feature": [ROWSEP_FEATURE_NAMES.index("lower_start"), -2, -2],
-                    "threshold": [0.5, -2.0, -2.0],
-                    "left": [1, -1, -1],
-                    "right": [2, -1, -1],
-                    "value": [0.0, 10.0, -10.0],
-                }
-            ],
-        }
-    )
+    flipped = _stump(ROWSEP_FEATURE_NAMES.index("lower_start"), 0.5, above=False)
     assert model.probability(line_features(table, page)[2][0]) > 0.5
     out = split_rows(table, page, flipped)
     assert out.n_rows == 2
