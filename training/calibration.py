@@ -467,17 +467,17 @@ def values_unchanged(documents: Sequence[Document], confidence_map: ConfidenceMa
 # --- receipts ---------------------------------------------------------------------------
 
 
-def receipt_rows(sample: Any, read: tuple[Any, dict[str, float]], source: str) -> list[Row]:
-    """The calibrated fields of a receipt read (``extract_receipt_raw``'s result and
-    per-field readings) with a value, against ``sample``'s truth (compared as
-    ``benchmarks.receipts_cv`` does: strict)."""
+def receipt_rows(sample: Any, read: tuple[Any, Any], source: str) -> list[Row]:
+    """The calibrated fields of a receipt read (``extract_receipt_raw``'s result and its
+    :class:`engines.receipt.confidence.Signals`) with a value, against ``sample``'s truth
+    (compared as ``benchmarks.receipts_cv`` does: strict)."""
     from benchmarks.receipts_cv import strict
 
     from prefect_docai.engines.receipt.confidence import field_features
 
     out = []
-    result, field_readings = read
-    for name, (found, extra) in field_features(result, field_readings).items():
+    result, signals = read
+    for name, (found, extra) in field_features(result, signals).items():
         truth = strict(name, sample.truth.get(name))
         value = strict(name, found.value)
         if truth is None or value is None:

@@ -1,7 +1,9 @@
 """The receipt fields' calibrated confidences (issue #14 point 2): the shipped map loads and
 is monotone in the raw score per field, an empty page gives no confident field, the
-engine's confidences go through the map, which changes no value, and the ``reading``
-feature comes from the recognizer confidences of the field's words."""
+engine's confidences go through the map, which changes no value, the ``reading``
+feature comes from the recognizer confidences of the field's words, and the ``margin``
+feature from how far the name row's probability stands above its runner-up's (the shipped
+map trusts a name with a close rival less)."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import math
 import pytest
 from tests.unit.engines.invoice_docs import make_receipt
 from tests.unit.engines.test_receipt_fields import layout
+from tests.unit.engines.test_receipt_merchant_model import one_feature_model
 from tests.unit.engines.word_pages import constant_map
 
 from prefect_docai.engines.calibration import ConfidenceMap, FieldMap
@@ -20,10 +23,11 @@ from prefect_docai.engines.pluginspec import EngineOptions
 from prefect_docai.engines.receipt import ReceiptEngine
 from prefect_docai.engines.receipt import confidence as C
 from prefect_docai.engines.receipt.extract import extract_receipt, extract_receipt_raw
+from prefect_docai.engines.receipt.merchant_model import MARGIN_CLIP, runner_up_margin
 from prefect_docai.models.results import Field, ReceiptResult
 
 RAWS = [0.001, 0.01, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99, 1.0]
-EXTRAS = list(itertools.product((-1.0, 0.0, 1.0), (0.0, 1.0), (-4.6, 0.0, 4.6)))
+EXTRAS = list(itertools.product((-1.0, 0.0, 1.0), (0.0, 1.0), (-4.6, 0.0, 4.6), (0.0, 2.0, 10.0)))
 
 
 def _constant_map(value: float) -> ConfidenceMap:
@@ -31,7 +35,7 @@ def _constant_map(value: float) -> ConfidenceMap:
 
 
 def _fields(result: ReceiptResult) -> dict[str, Field]:
-    return {name: found for name, (found, _) in C.field_features(result, {}).items()}
+    return {name: found for name, (found, _) in C.field_features(result, C.Signals({})).items()}
 
 
 def test_shipped_map_loads_covers_every_field_and_is_monotone() -> None:
@@ -116,10 +120,11 @@ def test_the_reading_comes_from_the_field_words_and_moves_the_confidence() -> No
     assert address is not None and "DEDAP" in str(address.value)
     assert unsure.merchant.address is not None
     assert unsure.merchant.address.value == address.value
-    assert sure_readings["address"] == pytest.approx(_logit(0.9))
-    assert unsure_readings["address"] == pytest.approx(_logit(0.3))
+    assert sure_readings.readings["address"] == pytest.approx(_logit(0.9))
+    assert unsure_readings.readings["address"] == pytest.approx(_logit(0.3))
     # a word outside the address leaves its reading alone
-    assert unsure_readings["total"] == sure_readings["total"] == pytest.approx(_logit(0.9))
+    total = unsure_readings.readings["total"]
+    assert total == sure_readings.readings["total"] == pytest.approx(_logit(0.9))
     # a map weighing only the reading: the address's confidence follows its least sure word
     weights = tuple(1.0 if f == "reading" else 0.0 for f in C.FEATURES)
     by_reading = ConfidenceMap(C.FEATURES, {"address": FieldMap(weights, 0.0)}, {})
@@ -131,3 +136,50 @@ def test_the_reading_comes_from_the_field_words_and_moves_the_confidence() -> No
     assert high.value == low.value
     assert high.confidence == pytest.approx(0.9, abs=1e-3)
     assert low.confidence == pytest.approx(0.3, abs=1e-3)
+
+
+def test_the_margin_is_the_logit_gap_to_the_runner_up() -> None:
+    assert runner_up_margin([]) == 0.0
+    assert runner_up_margin([0.7]) == MARGIN_CLIP
+    assert runner_up_margin([0.5, 0.9, 0.1]) == pytest.approx(_logit(0.9))
+    assert runner_up_margin([0.8, 0.8]) == 0.0
+    assert runner_up_margin([1.0, 0.0]) == MARGIN_CLIP
+
+
+def test_the_margin_comes_from_the_name_rows_and_moves_the_merchant_confidence() -> None:
+    lines: list[str | tuple[str, ...]] = ["tan woon yann", *HEAD]
+    plain = {"total_model": None, "line_model": None}
+    # one row scored apart from the rest (the rules' pick): p = 0.88 against 0.12
+    apart, apart_signals = extract_receipt_raw(
+        [layout(lines)], name_model=one_feature_model("rule_choice"), **plain
+    )
+    # every capitals-only row scored alike: the chosen one has rivals as likely
+    alike, alike_signals = extract_receipt_raw(
+        [layout(lines)], name_model=one_feature_model("capitals"), **plain
+    )
+    _, rules_signals = extract_receipt_raw([layout(lines)], name_model=None, **plain)
+    assert apart.merchant.name is not None and alike.merchant.name is not None
+    assert apart_signals.name_margin == pytest.approx(4.0)
+    assert alike_signals.name_margin == 0.0
+    assert rules_signals.name_margin == C.NEUTRAL_MARGIN
+    at = C.FEATURES.index("margin") - 1
+    features = C.field_features(apart, apart_signals)
+    assert features["merchant"][1][at] == pytest.approx(4.0)
+    assert all(extra[at] == 0.0 for name, (_, extra) in features.items() if name != "merchant")
+    # a map weighing only the margin: the name's confidence follows it
+    weights = tuple(1.0 if f == "margin" else 0.0 for f in C.FEATURES)
+    by_margin = ConfidenceMap(C.FEATURES, {"merchant": FieldMap(weights, 0.0)}, {})
+    sure = C.calibrated(apart, apart_signals, by_margin).merchant.name
+    unsure = C.calibrated(alike, alike_signals, by_margin).merchant.name
+    assert sure is not None and unsure is not None
+    assert sure.confidence == pytest.approx(1 / (1 + math.exp(-4.0)), abs=1e-3)
+    assert unsure.confidence == pytest.approx(0.5, abs=1e-3)
+
+
+def test_the_shipped_map_trusts_a_name_with_a_close_rival_less() -> None:
+    shipped = C.shipped_map()
+    assert shipped is not None
+    for raw in (0.6, 0.8, 0.95):
+        close = shipped.confidence("merchant", raw, (0.0, 1.0, 2.0, 0.5))
+        apart = shipped.confidence("merchant", raw, (0.0, 1.0, 2.0, 6.0))
+        assert close < apart, (raw, close, apart)

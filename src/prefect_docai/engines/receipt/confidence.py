@@ -5,16 +5,17 @@ The map (:class:`engines.calibration.ConfidenceMap`, ``engines/data/receipt_conf
 fitted by ``training/calibration.py --tool receipt``) covers the fields of
 :data:`CALIBRATED`; every other field keeps its raw score. Only confidences change.
 
-The ``reading`` feature needs the words a field was read from, which the result does not
-keep: :func:`.extract.extract_receipt_raw` returns them as :func:`readings` next to the
-uncalibrated result, and the map is applied with both (:func:`calibrated`); the training
-script gets its rows from the same function.
+The ``reading`` feature needs the words a field was read from, and the ``margin`` feature
+the name row's rivals, which the result does not keep: :func:`.extract.extract_receipt_raw`
+returns them as :class:`Signals` next to the uncalibrated result, and the map is applied
+with both (:func:`calibrated`); the training script gets its rows from the same function.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from prefect_docai.engines import calibration
 from prefect_docai.engines.calibration import ConfidenceMap, field_at, packaged_map
@@ -22,17 +23,22 @@ from prefect_docai.engines.page.model import Word
 from prefect_docai.models.results import Field, ReceiptResult
 
 MAP_FILE = "receipt_confidence.json"
-FEATURES = ("raw", "check", "located", "reading")
+FEATURES = ("raw", "check", "located", "reading", "margin")
 """``raw``: logit of the raw score; ``check``: for the total +1 when the line items sum to
 it, -1 when they do not, 0 when unknown (0 for the other fields); ``located``: 1 when the
 value has a box on the page; ``reading``: how surely the OCR read the field's words, the
-logit of the lowest recognizer confidence among them (:func:`reading`)."""
+logit of the lowest recognizer confidence among them (:func:`reading`); ``margin``: for the
+merchant's name, how far its row's probability stands above the runner-up row's
+(:func:`.merchant_model.runner_up_margin`; 0 for the other fields)."""
 
 READING_CLIP = 0.01
 """Word confidences are clipped into [READING_CLIP, 1 - READING_CLIP] before the logit."""
 NEUTRAL_READING = 0.0
 """The ``reading`` of a field read from no word (logit 0: confidence 0.5, neither sure nor
 unsure; such a field has no box either, which ``located`` already says)."""
+
+NEUTRAL_MARGIN = 0.0
+"""The ``margin`` of a name no learned scorer chose (the rules' pick: no rival scored)."""
 
 CALIBRATED: dict[str, tuple[str, ...]] = {
     "merchant": ("merchant", "name"),
@@ -64,13 +70,18 @@ def readings(tokens_of: Mapping[str, Sequence[Word] | None]) -> dict[str, float]
     }
 
 
-def field_features(
-    result: ReceiptResult, field_readings: Mapping[str, float]
-) -> dict[str, tuple[Field, list[float]]]:
-    """Per calibrated field that has a value: the field and its features after ``raw``
-    (``field_readings``: per field its :func:`reading`, as
-    :func:`.extract.extract_receipt_raw` gives them; a field missing there gets
-    :data:`NEUTRAL_READING`)."""
+@dataclass(frozen=True)
+class Signals:
+    """What the map needs besides the result, as :func:`.extract.extract_receipt_raw` gives
+    it: per calibrated field its :func:`reading` (a field missing there gets
+    :data:`NEUTRAL_READING`), and the merchant name row's ``margin``."""
+
+    readings: Mapping[str, float]
+    name_margin: float = NEUTRAL_MARGIN
+
+
+def field_features(result: ReceiptResult, signals: Signals) -> dict[str, tuple[Field, list[float]]]:
+    """Per calibrated field that has a value: the field and its features after ``raw``."""
     items = result.checks.items_sum_to_total
     out = {}
     for name, path in CALIBRATED.items():
@@ -79,7 +90,9 @@ def field_features(
             continue
         check = 0.0 if name != "total" or items is None else (1.0 if items else -1.0)
         located = 1.0 if found.bbox is not None else 0.0
-        out[name] = (found, [check, located, field_readings.get(name, NEUTRAL_READING)])
+        reading_of = signals.readings.get(name, NEUTRAL_READING)
+        margin = signals.name_margin if name == "merchant" else 0.0
+        out[name] = (found, [check, located, reading_of, margin])
     return out
 
 
@@ -88,12 +101,9 @@ def shipped_map() -> ConfidenceMap | None:
 
 
 def calibrated(
-    result: ReceiptResult,
-    field_readings: Mapping[str, float],
-    confidence_map: ConfidenceMap | None,
+    result: ReceiptResult, signals: Signals, confidence_map: ConfidenceMap | None
 ) -> ReceiptResult:
     """``result`` with the confidences of :data:`CALIBRATED` fields replaced by the map's
-    (``result`` itself when the map is ``None``); ``field_readings`` as for
-    :func:`field_features`."""
-    features = {name: extra for name, (_, extra) in field_features(result, field_readings).items()}
+    (``result`` itself when the map is ``None``); ``signals`` as for :func:`field_features`."""
+    features = {name: extra for name, (_, extra) in field_features(result, signals).items()}
     return calibration.calibrated(result, CALIBRATED, features, confidence_map)

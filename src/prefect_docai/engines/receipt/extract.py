@@ -17,7 +17,7 @@ from prefect_docai.engines.extract.fields import make_field
 from prefect_docai.engines.extract.rows import PageLayout, Row
 from prefect_docai.engines.extract.tax import tax_breakdown, vat_ids
 from prefect_docai.engines.learned import LinearScorer, Scorer, TreeScorer
-from prefect_docai.engines.receipt.confidence import calibrated, readings
+from prefect_docai.engines.receipt.confidence import NEUTRAL_MARGIN, Signals, calibrated, readings
 from prefect_docai.engines.receipt.confidence import shipped_map as shipped_confidence_map
 from prefect_docai.engines.receipt.dates import receipt_date
 from prefect_docai.engines.receipt.items import find_items
@@ -25,7 +25,11 @@ from prefect_docai.engines.receipt.labels import CARD, CASH
 from prefect_docai.engines.receipt.line_model import REPORTED_FIELDS, LineModel, tag_merchant
 from prefect_docai.engines.receipt.line_model import shipped_model as shipped_line_model
 from prefect_docai.engines.receipt.merchant import merchant
-from prefect_docai.engines.receipt.merchant_model import choose_name_row
+from prefect_docai.engines.receipt.merchant_model import (
+    best_name_row,
+    name_probabilities,
+    runner_up_margin,
+)
 from prefect_docai.engines.receipt.merchant_model import shipped_model as shipped_name_model
 from prefect_docai.engines.receipt.total_model import choose_total
 from prefect_docai.engines.receipt.total_model import shipped_model as shipped_total_model
@@ -130,11 +134,9 @@ def extract_receipt(
     scorer's); ``SHIPPED`` = the packaged one if there is one, ``None`` = today's rules.
     ``confidence_map``: what turns the fields' raw scores into calibrated confidences
     (:mod:`.confidence`), ``SHIPPED`` the packaged one, ``None`` keeps the raw scores."""
-    result, field_readings = extract_receipt_raw(layouts, total_model, name_model, line_model)
+    result, signals = extract_receipt_raw(layouts, total_model, name_model, line_model)
     mapping = shipped_confidence_map() if confidence_map == SHIPPED else confidence_map
-    return calibrated(
-        result, field_readings, mapping if isinstance(mapping, ConfidenceMap) else None
-    )
+    return calibrated(result, signals, mapping if isinstance(mapping, ConfidenceMap) else None)
 
 
 def extract_receipt_raw(
@@ -142,11 +144,12 @@ def extract_receipt_raw(
     total_model: Scorer | str | None = SHIPPED,
     name_model: Scorer | str | None = SHIPPED,
     line_model: LineModel | str | None = SHIPPED,
-) -> tuple[ReceiptResult, dict[str, float]]:
+) -> tuple[ReceiptResult, Signals]:
     """:func:`extract_receipt` before the confidence map: the result with the fields' raw
-    scores, and per calibrated field found its ``reading`` feature
-    (:func:`.confidence.readings`, from the words of the field's candidate: the result
-    keeps no words), what the map needs besides the result. The map's training rows come
+    scores, and what the map needs besides the result (:class:`.confidence.Signals`): per
+    calibrated field found its ``reading`` feature (:func:`.confidence.readings`, from the
+    words of the field's candidate: the result keeps no words) and the name row's margin
+    over its runner-up (:func:`.merchant_model.runner_up_margin`). The map's training rows come
     from here too (``training/calibration.py``)."""
     rows = _rows(layouts)
     separator = detect_decimal_separator(t.text for r in rows for t in r.tokens)
@@ -160,13 +163,17 @@ def extract_receipt_raw(
             return choose_total(analysis, rows, total_scorer)
 
     name_chooser = None
+    name_margin = NEUTRAL_MARGIN
     if isinstance(names_by, LinearScorer | TreeScorer):
         name_scorer = names_by
 
         def name_chooser(
             all_rows: Sequence[Row], candidates: list[Row]
         ) -> tuple[Row, float] | None:
-            return choose_name_row(all_rows, candidates, name_scorer)
+            nonlocal name_margin
+            probabilities = name_probabilities(all_rows, candidates, name_scorer)
+            name_margin = runner_up_margin(probabilities)
+            return best_name_row(candidates, probabilities, name_scorer)
 
     lines_by = shipped_line_model() if line_model == SHIPPED else line_model
     name, address, merchant_row = merchant(rows, name_chooser)
@@ -247,4 +254,4 @@ def extract_receipt_raw(
             "total": None if total is None else total.tokens,
         }
     )
-    return result, field_readings
+    return result, Signals(field_readings, name_margin)

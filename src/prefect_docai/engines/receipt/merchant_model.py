@@ -7,7 +7,9 @@ postcode, region and registration-number patterns on it and on its neighbours, O
 confidence, whether an address follows it, and whether today's rules would pick it. A
 logistic regression trained on the SROIE training pool (``training/receipts.py``, folds by
 merchant) gives P(this row holds the merchant's name); the most probable row is read as the
-name (:func:`.merchant.name_of`) and its probability is the field's confidence.
+name (:func:`.merchant.name_of`) and its probability is the field's raw score; how far it
+stands above the runner-up row (:func:`runner_up_margin`) is a feature of the confidence map
+(:mod:`.confidence`).
 
 Shipped (``engines/data/receipt_merchant.json``) since the receipts are read by RapidOCR:
 out of fold (``training/receipts.py``, 5 folds by merchant, 240 pool receipts) the strict
@@ -24,6 +26,7 @@ both.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 
@@ -156,13 +159,50 @@ def shipped_model() -> Scorer | None:
     return packaged(MODEL_FILE, NAME_FEATURES)
 
 
+def name_probabilities(rows: Sequence[Row], candidates: list[Row], model: Scorer) -> list[float]:
+    """Each candidate row's probability of holding the name (the scorer's, before its
+    calibration)."""
+    return [model.probability(features) for features in name_features(rows, candidates)]
+
+
+def best_name_row(
+    candidates: Sequence[Row], probabilities: Sequence[float], model: Scorer
+) -> tuple[Row, float] | None:
+    """The most probable of ``candidates`` and its calibrated probability."""
+    best: tuple[float, Row] | None = None
+    for row, p in zip(candidates, probabilities, strict=True):
+        if best is None or p > best[0]:
+            best = (p, row)
+    return None if best is None else (best[1], model.confidence(best[0]))
+
+
 def choose_name_row(
     rows: Sequence[Row], candidates: list[Row], model: Scorer
 ) -> tuple[Row, float] | None:
     """The most probable name row and its calibrated probability."""
-    best: tuple[float, Row] | None = None
-    for row, features in zip(candidates, name_features(rows, candidates), strict=True):
-        p = model.probability(features)
-        if best is None or p > best[0]:
-            best = (p, row)
-    return None if best is None else (best[1], model.confidence(best[0]))
+    return best_name_row(candidates, name_probabilities(rows, candidates, model), model)
+
+
+MARGIN_CLIP = 10.0
+"""The margin of a lone candidate, and the most any margin counts."""
+_P_CLIP = 1e-4
+
+
+def _logit(p: float) -> float:
+    q = min(max(p, _P_CLIP), 1.0 - _P_CLIP)
+    return math.log(q / (1.0 - q))
+
+
+def runner_up_margin(probabilities: Sequence[float]) -> float:
+    """How far the chosen name row stands above its runner-up: the logit of the best
+    candidate's probability minus the second best's, in [0, :data:`MARGIN_CLIP`]
+    (:data:`MARGIN_CLIP` for a lone candidate). The chosen row's own probability says how
+    name-like it is, not whether another line is nearly as name-like: where two lines are
+    both likely, the name is often split between them, or one is a branch's or an owner's
+    line, and the name read from one of them is wrong more often."""
+    ranked = sorted(probabilities, reverse=True)
+    if not ranked:
+        return 0.0
+    if len(ranked) == 1:
+        return MARGIN_CLIP
+    return min(_logit(ranked[0]) - _logit(ranked[1]), MARGIN_CLIP)
