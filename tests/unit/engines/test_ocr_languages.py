@@ -95,22 +95,65 @@ def test_a_doubtful_page_is_read_again_once(
     from prefect_docai.engines.page import document as page_document
     from prefect_docai.engines.page import ocr
 
-    calls: list[str] = []
-    recognize = ocr.recognize
-
-    def counted(*args: Any, **kwargs: Any) -> list[ocr.OcrWord]:
-        calls.append(args[2])
-        return recognize(*args, **kwargs)
-
-    monkeypatch.setattr(ocr, "recognize", counted)
+    calls = _count_readings(monkeypatch)
     monkeypatch.setattr(page_document, "_doubtful", lambda words: True)
     monkeypatch.setattr(ocr, "detect_orientation", lambda gray, dpi: None)
+    monkeypatch.setattr(page_document, "probe_language", lambda *args: None)
     with load_document(
         french_scan, languages=INVOICE_LANGUAGES, detect=INVOICE_DETECTED
     ) as document:
         assert document.page(1).languages == ("fra", "eng")
         assert "Échéance" in document.page(1).text
-    assert calls == ["deu+eng", "deu+eng", "fra+eng"]
+    assert calls == [("deu+eng", None), ("deu+eng", None), ("fra+eng", None)]
+
+
+def _count_readings(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int | None]]:
+    """Every Tesseract reading from now on, as (packs, page segmentation mode)."""
+    from prefect_docai.engines.page import ocr
+
+    calls: list[tuple[str, int | None]] = []
+    recognize = ocr.recognize
+
+    def counted(*args: Any, **kwargs: Any) -> list[ocr.OcrWord]:
+        psm = args[3] if len(args) > 3 else kwargs.get("psm")
+        calls.append((args[2], psm))
+        return recognize(*args, **kwargs)
+
+    monkeypatch.setattr(ocr, "recognize", counted)
+    return calls
+
+
+def test_a_french_scan_is_read_whole_once_in_french(
+    french_scan: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The probe (a few of the page's lines, read with the requested packs) names French:
+    the page is read whole with ``fra+eng`` only, never whole with ``deu+eng`` first."""
+    calls = _count_readings(monkeypatch)
+    with load_document(
+        french_scan, languages=INVOICE_LANGUAGES, detect=INVOICE_DETECTED
+    ) as document:
+        assert document.page(1).languages == ("fra", "eng")
+        assert "Échéance" in document.page(1).text
+    whole = [packs for packs, psm in calls if psm is None]
+    assert whole and set(whole) == {"fra+eng"}
+    assert [packs for packs, psm in calls if psm is not None] == ["deu+eng"]
+
+
+def test_a_misled_probe_is_put_right_by_the_whole_reading(
+    french_scan: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where the probe names the wrong language, the whole reading names the right one and
+    the page is read again with it, as a first reading in the requested packs leads to."""
+    from prefect_docai.engines.page import document as page_document
+
+    calls = _count_readings(monkeypatch)
+    monkeypatch.setattr(page_document, "probe_language", lambda *args: ("ita", "eng"))
+    with load_document(
+        french_scan, languages=INVOICE_LANGUAGES, detect=INVOICE_DETECTED
+    ) as document:
+        assert document.page(1).languages == ("fra", "eng")
+        assert "Échéance" in document.page(1).text
+    assert [packs for packs, _ in calls] == ["ita+eng", "fra+eng"]
 
 
 def test_a_german_scan_keeps_its_reading(german_pdf: bytes) -> None:

@@ -43,6 +43,7 @@ from prefect_docai.engines.page.languages import detect_language, main_language
 from prefect_docai.engines.page.layout import build_lines
 from prefect_docai.engines.page.model import Line, Word
 from prefect_docai.engines.page.ocr import Orientation
+from prefect_docai.engines.page.probe import probe_language
 from prefect_docai.engines.page.route import prefers_rapid
 from prefect_docai.engines.page.textlayer import TextLayer, read_text_layer
 from prefect_docai.files import pdfium
@@ -353,7 +354,20 @@ class Page:
             if orientation is not None and orientation.confidence >= OSD_MIN_CONFIDENCE:
                 rotation = orientation.rotate
         languages = "+".join(self._languages or self._document.languages)
-        reading = self._read(_turn(scaled, rotation), effective_dpi, languages)
+        upright = _turn(scaled, rotation)
+        straight: raster.Deskewed | None = None
+        probed: tuple[str, ...] | None = None
+        if self._document.detect and self._document.languages != ("auto",):
+            # The language from a few of the page's lines (:mod:`.probe`): the page is then
+            # read once with its pack instead of with English first, then again.
+            straight = raster.deskew(upright)
+            probed = probe_language(
+                straight.image, effective_dpi, self._document.languages, self._document.detect
+            )
+            if probed is not None:
+                self._languages = probed
+                languages = "+".join(probed)
+        reading = self._read(upright, effective_dpi, languages, straight=straight)
         sideways = _sideways(reading.words)
         if rotation == 0 and (sideways or _doubtful(reading.words)):
             orientation = ocr.detect_orientation(scaled, effective_dpi)
@@ -366,12 +380,17 @@ class Page:
                 if _reading_score(turned.words) > bias * _reading_score(reading.words):
                     reading, rotation = turned, orientation.rotate
         rereading = self._main_language(reading.words)
-        if rereading is not None:
+        again = rereading
+        if probed is not None:
+            # Read with the probe's pack: a whole reading that names another (the probe's
+            # few lines misled it) is read again as a first reading in English leads to.
+            again = None if rereading == probed else (rereading or self._document.languages)
+        if again is not None:
             # The page is in another main language than the one read with: read again
             # with its pack (one reading is kept, the first is dropped), from the copy
             # (plain or contrast-equalized) the first reading settled on: one pass.
             self._languages = rereading
-            languages = "+".join(rereading)
+            languages = "+".join(again)
             # The same pixels as that reading's (``rotation`` is the turn it was read at):
             # its deskewed copy is taken as it is, not measured and warped again.
             reading = self._read(
