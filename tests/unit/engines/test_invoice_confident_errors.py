@@ -169,3 +169,21 @@ def test_a_party_label_over_the_sellers_block_is_not_part_of_its_name() -> None:
     )
     result = extract_invoice([page], "text-layer")
     assert _name(result.seller.name) == "fenwick plc"
+
+
+def test_an_invoice_number_ocr_cut_at_a_gap_is_read_whole_where_the_page_prints_it_whole() -> None:
+    from prefect_docai.engines.invoice.fields import invoice_number
+
+    def page(labelled: str, title: str) -> list[Word]:
+        return [
+            *_words(0.04, ("Harlow Supplies Ltd", 0.17)),
+            *_words(0.16, ("Kingsley Group", 0.12), ("Invoice No.", 0.55), (labelled, 0.75)),
+            *_words(0.18, ("Date", 0.55), ("20 Feb 2026", 0.75)),
+            *_words(0.32, (title, 0.10)),
+        ]
+
+    cut = invoice_number([_layout(page("KT-2026-06 142", "INVOICE KT-2026-06142"))])
+    assert cut is not None and cut.value == "KT-2026-06142"
+    # the next word joins only where the page prints the joined id
+    apart = invoice_number([_layout(page("KT-2026-06 142", "INVOICE"))])
+    assert apart is not None and apart.value == "KT-2026-06"

@@ -228,3 +228,15 @@ def test_labelled_seller_block_whose_british_postcode_ocr_misread() -> None:
     seller, buyer = parties([layout])
     assert seller.name is not None and _name(seller.name.value) == "holmes group"
     assert buyer.name is not None and _name(buyer.name.value) == "walker, roberts and burton"
+
+
+def test_digit_speck_between_name_and_contact_line_is_no_name() -> None:
+    # OCR read a speck under the company's name as "5" (a scanned generated invoice)
+    party = parse_block(
+        _pieces(
+            "Moore, Russell and Vincent", "5", "FAO Kelly Smith", "71 Oliver Flat", "Melissaside E72 5YD"
+        ),
+        0.75,
+    )
+    assert party is not None and party.name is not None
+    assert _name(party.name.value) == "moore, russell and vincent"

@@ -88,8 +88,37 @@ def _title_id(title: Sequence[Word], tokens: Sequence[Word]) -> tuple[str, Word]
     return _id_from(tokens[-1:])
 
 
+def _whole_ids(found: Sequence[tuple[Candidate, Word | None]]) -> list[Candidate]:
+    """An id OCR cut at a gap between its characters ("RE-2026-06 142") is read whole
+    where the page prints the same id whole elsewhere ("INVOICE RE-2026-06142"): a
+    candidate whose value and next word, joined, are another candidate's value takes that
+    word too. Without that second reading the next word stays apart (it may be another
+    value)."""
+    values = {str(candidate.value) for candidate, _ in found}
+    out = []
+    for candidate, following in found:
+        if following is not None:
+            joined = str(candidate.value) + following.text.strip().rstrip(".,;")
+            if joined != candidate.value and joined in values:
+                candidate = Candidate(
+                    joined,
+                    (*candidate.tokens, following),
+                    candidate.score,
+                    f"{candidate.raw} {following.text}",
+                )
+        out.append(candidate)
+    return out
+
+
+def _next_word(tokens: Sequence[Word], token: Word) -> Word | None:
+    for index, other in enumerate(tokens[:-1]):
+        if other is token:
+            return tokens[index + 1]
+    return None
+
+
 def invoice_number(layouts: Sequence[PageLayout]) -> Candidate | None:
-    found: list[Candidate] = []
+    found: list[tuple[Candidate, Word | None]] = []
     for pattern, strength in (
         (L.INVOICE_NUMBER, 1.0),
         (L.INVOICE_NUMBER_IN_TITLE, 0.9),
@@ -109,12 +138,15 @@ def invoice_number(layouts: Sequence[PageLayout]) -> Candidate | None:
                     # is weaker than one heading its line or cell.
                     prose = 0.85 if len(segment.text) > 60 else 1.0
                     found.append(
-                        Candidate(
-                            hit[0], (hit[1],), strength * factor * page_factor * prose, hit[0]
+                        (
+                            Candidate(
+                                hit[0], (hit[1],), strength * factor * page_factor * prose, hit[0]
+                            ),
+                            _next_word(tokens, hit[1]),
                         )
                     )
                     break
-    return best(found)
+    return best(_whole_ids(found))
 
 
 # --- dates ----------------------------------------------------------------------------

@@ -193,9 +193,12 @@ def strip_junk(name: str) -> str:
 
 
 def _name_line(piece: _Piece) -> bool:
-    """An address block's line that may name the party (no label, title, contact line)."""
+    """An address block's line that may name the party (no label, title, contact line).
+    A name has a letter: a line of digits alone is a house number set apart or a speck OCR
+    read as a digit ("5" between a company's name and its contact line), never the name."""
     return (
         ":" not in piece.text
+        and re.search(r"[^\W\d_]", piece.text) is not None
         and not _is_noise(piece.text)
         and not is_party_label(fold(piece.text), L.SELLER_LABEL)
         and not is_party_label(fold(piece.text), L.BUYER_LABEL)
