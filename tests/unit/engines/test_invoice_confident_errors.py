@@ -187,3 +187,32 @@ def test_an_invoice_number_ocr_cut_at_a_gap_is_read_whole_where_the_page_prints_
     # the next word joins only where the page prints the joined id
     apart = invoice_number([_layout(page("KT-2026-06 142", "INVOICE"))])
     assert apart is not None and apart.value == "KT-2026-06"
+
+
+def test_a_buyers_vat_id_whose_label_ocr_set_apart_is_not_the_sellers() -> None:
+    from prefect_docai.engines.extract.tax import vat_ids
+
+    # "Ihre USt-IdNr." and the id in segments of their own (a wide gap between them);
+    # the footer's seller id lost to OCR
+    page = _layout(
+        _words(0.04, ("Lindauer Metall AG", 0.17)),
+        _words(0.16, ("Rechnung Nr.", 0.55), ("2025-4157", 0.75)),
+        _words(0.24, ("Ihre USt-IdNr.", 0.55), ("DE164499247", 0.75)),
+    )
+    seller, buyer = vat_ids([page])
+    assert seller is None
+    assert buyer is not None and buyer.value == "DE164499247"
+
+
+def test_a_misread_buyers_label_set_apart_does_not_outscore_the_sellers_labelled_id() -> None:
+    from prefect_docai.engines.extract.tax import vat_ids
+
+    # "Ihre" read as "thre": the id is no longer the buyer's, but it gains no label score
+    # either, so the footer's labelled seller id stays the seller's
+    page = _layout(
+        _words(0.04, ("Lindauer Metall AG", 0.17)),
+        _words(0.19, ("thre USt-IdNr.", 0.55), ("DE150231154", 0.75)),
+        _words(0.92, ("Lindauer Metall AG", 0.10), ("USt-IdNr. DE765121012", 0.60)),
+    )
+    seller, _ = vat_ids([page])
+    assert seller is not None and seller.value == "DE765121012"

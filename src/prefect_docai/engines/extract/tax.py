@@ -28,8 +28,18 @@ def vat_ids(layouts: Sequence[PageLayout]) -> tuple[Candidate | None, Candidate 
     buyer: list[Candidate] = []
     for layout in layouts:
         for row in layout.rows:
-            for segment in row.segments:
+            for index, segment in enumerate(row.segments):
                 tokens = segment.tokens
+                context = fold(segment.text)
+                labelled = L.VAT_ID.search(context) is not None
+                # A buyer's label in a segment of its own left of the value ("Ihre
+                # USt-IdNr. | DE…": a gap OCR set between label and value) makes it the
+                # buyer's as well; it adds no score (a misread "Ihre" would otherwise
+                # make the buyer's id tie with the seller's labelled one).
+                left = fold(row.segments[index - 1].text) if index > 0 and not labelled else ""
+                buyers = (labelled and is_buyer_context(context)) or (
+                    L.VAT_ID.search(left) is not None and is_buyer_context(left)
+                )
                 for start in range(len(tokens)):
                     for width in (1, 2, 3, 4, 5):
                         piece = tokens[start : start + width]
@@ -40,11 +50,9 @@ def vat_ids(layouts: Sequence[PageLayout]) -> tuple[Candidate | None, Candidate 
                         if shaped is None:
                             continue
                         valid = normalize_vat_id(shaped) is not None
-                        context = fold(segment.text)
-                        labelled = L.VAT_ID.search(context) is not None
                         score = 0.55 + (0.25 if valid else 0) + (0.15 if labelled else 0)
                         candidate = Candidate(shaped, tuple(piece), score, " ".join(t.text for t in piece))
-                        (buyer if is_buyer_context(segment.text) and labelled else seller).append(candidate)
+                        (buyer if buyers else seller).append(candidate)
                         break
     seller_best = best(seller)
     buyer_best = best([c for c in buyer if seller_best is None or c.value != seller_best.value])
