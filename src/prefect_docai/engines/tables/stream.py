@@ -18,6 +18,7 @@ from statistics import median
 
 from prefect_docai.engines.tables.geometry import Box, PointWord, Ruling, union_all
 from prefect_docai.engines.tables.grid import Cell, GridTable, group_lines, is_numeric, join_words
+from prefect_docai.engines.tables.layout import gutters, layout_parts
 
 _CHUNK_GAP = 0.9
 """Gap (in glyph heights) that separates two cells on a line; word spaces are ~0.3."""
@@ -436,7 +437,14 @@ def find_stream_tables(
 ) -> list[GridTable]:
     tables: list[GridTable] = []
     for block in _blocks(_make_lines(words), text_width):
-        tables.extend(_block_tables(page, block, rules, text_width))
+        em = median(line.em for line in block)
+        parts = layout_parts([line.words for line in block], em)
+        for sub in (
+            [block]
+            if parts is None
+            else [b for part in parts for b in _blocks(_make_lines(part), text_width)]
+        ):
+            tables.extend(_block_tables(page, sub, rules, text_width))
     return tables
 
 
@@ -484,32 +492,15 @@ def _block_tables(
 
 
 def _gutter_sides(block: list[_Line]) -> list[list[PointWord]]:
-    """The words left and right of each gutter of ``block``, the widest first: a strip at
-    least a glyph height wide that the words of at most one line in eight enter (a heading
-    or a sentence across the page may run over it), both sides holding words on at least
-    two lines. The words inside the strip go to neither side."""
+    """The words left and right of each gutter of ``block`` (``layout.gutters``), the widest
+    first. The words inside the strip go to neither side."""
     em = median(line.em for line in block)
     words = [w for line in block for w in line.words]
-    allowed = max(1, len(block) // 8)
-    events = sorted([(w.box.x0, 1) for w in words] + [(w.box.x1, -1) for w in words])
-    cuts: list[tuple[float, list[PointWord], list[PointWord]]] = []
-    depth = 0
-    low: float | None = None  # where the open words fell to ``allowed`` or fewer
-    for x, delta in events:
-        depth += delta
-        if depth <= allowed and low is None:
-            low = x
-        elif depth > allowed and low is not None:
-            g0, g1 = low, x
-            low = None
-            if g1 - g0 < em:
-                continue
-            left = [w for w in words if w.box.cx < g0]
-            right = [w for w in words if w.box.cx > g1]
-            if all(len({round(w.box.cy) for w in s}) >= 2 for s in (left, right)):
-                cuts.append((g1 - g0, left, right))
-    cuts.sort(key=lambda cut: -cut[0])
-    return [side for _, left, right in cuts for side in (left, right)]
+    return [
+        side
+        for g0, g1 in gutters([line.words for line in block], em)
+        for side in ([w for w in words if w.box.cx < g0], [w for w in words if w.box.cx > g1])
+    ]
 
 
 def _overlaps(a: Box, b: Box) -> bool:
