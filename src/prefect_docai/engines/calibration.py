@@ -34,9 +34,15 @@ RAW_FLOOR = 0.005
 """Raw scores are clipped into [RAW_FLOOR, 1 - RAW_FLOOR] before the logit."""
 
 
-def raw_logit(raw: float) -> float:
-    q = min(max(raw, RAW_FLOOR), 1.0 - RAW_FLOOR)
+def clipped_logit(p: float, floor: float) -> float:
+    """The logit of ``p`` clipped into [``floor``, 1 - ``floor``] (a probability of 0 or 1
+    has no logit; how near to them a caller trusts is its own ``floor``)."""
+    q = min(max(p, floor), 1.0 - floor)
     return math.log(q / (1.0 - q))
+
+
+def raw_logit(raw: float) -> float:
+    return clipped_logit(raw, RAW_FLOOR)
 
 
 @dataclass(frozen=True)

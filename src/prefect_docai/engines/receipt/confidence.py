@@ -13,12 +13,11 @@ with both (:func:`calibrated`); the training script gets its rows from the same 
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from prefect_docai.engines import calibration
-from prefect_docai.engines.calibration import ConfidenceMap, field_at, packaged_map
+from prefect_docai.engines.calibration import ConfidenceMap, clipped_logit, field_at, packaged_map
 from prefect_docai.engines.page.model import Word
 from prefect_docai.models.results import Field, ReceiptResult
 
@@ -56,8 +55,7 @@ def reading(tokens: Sequence[Word]) -> float:
     no token."""
     if not tokens:
         return NEUTRAL_READING
-    low = min(max(min(t.confidence for t in tokens), READING_CLIP), 1.0 - READING_CLIP)
-    return math.log(low / (1.0 - low))
+    return clipped_logit(min(t.confidence for t in tokens), READING_CLIP)
 
 
 def readings(tokens_of: Mapping[str, Sequence[Word] | None]) -> dict[str, float]:

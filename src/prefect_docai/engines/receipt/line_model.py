@@ -23,7 +23,6 @@ its phone or fax begins; an address word one letter off a word of the model's le
 from __future__ import annotations
 
 import json
-import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -31,6 +30,7 @@ from importlib import resources
 from pathlib import Path
 from statistics import median
 
+from prefect_docai.engines.calibration import clipped_logit
 from prefect_docai.engines.extract.candidates import Candidate, date_in, money_tokens
 from prefect_docai.engines.extract.rows import Row, Segment
 from prefect_docai.engines.learned import TreeScorer
@@ -265,9 +265,8 @@ LINE_FEATURES_NEAR2 = ("height", "legal_form", "address_words", "postcode", "noi
 # --- decoding ----------------------------------------------------------------------------
 
 
-def _logit(p: float) -> float:
-    q = min(max(p, 1e-6), 1 - 1e-6)
-    return math.log(q / (1 - q))
+_P_CLIP = 1e-6
+"""Probabilities are clipped into [_P_CLIP, 1 - _P_CLIP] before the logit."""
 
 
 @dataclass(frozen=True)
@@ -301,8 +300,8 @@ def decode(
     numbered = [True] * n if numbered is None else numbered
     if n == 0:
         return Blocks((), (), 0.0, 0.0)
-    ln = [_logit(p) for p in p_name]
-    la = [_logit(p) for p in p_address]
+    ln = [clipped_logit(p, _P_CLIP) for p in p_name]
+    la = [clipped_logit(p, _P_CLIP) for p in p_address]
 
     def spans(
         scores: list[float],

@@ -26,10 +26,10 @@ both.
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Sequence
 
+from prefect_docai.engines.calibration import clipped_logit
 from prefect_docai.engines.extract.rows import Row
 from prefect_docai.engines.learned import Scorer, packaged
 from prefect_docai.engines.receipt import merchant as M
@@ -186,11 +186,7 @@ def choose_name_row(
 MARGIN_CLIP = 10.0
 """The margin of a lone candidate, and the most any margin counts."""
 _P_CLIP = 1e-4
-
-
-def _logit(p: float) -> float:
-    q = min(max(p, _P_CLIP), 1.0 - _P_CLIP)
-    return math.log(q / (1.0 - q))
+"""Probabilities are clipped into [_P_CLIP, 1 - _P_CLIP] before the logit."""
 
 
 def runner_up_margin(probabilities: Sequence[float]) -> float:
@@ -205,4 +201,4 @@ def runner_up_margin(probabilities: Sequence[float]) -> float:
         return 0.0
     if len(ranked) == 1:
         return MARGIN_CLIP
-    return min(_logit(ranked[0]) - _logit(ranked[1]), MARGIN_CLIP)
+    return min(clipped_logit(ranked[0], _P_CLIP) - clipped_logit(ranked[1], _P_CLIP), MARGIN_CLIP)

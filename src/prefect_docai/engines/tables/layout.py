@@ -122,10 +122,12 @@ def layout_parts(
     if len(lines) < 4:
         return None
     found = gutters(lines, em)
+    runs: dict[tuple[float, float], list[tuple[int, int]]] = {}  # every gutter's, once
     # a gutter no line enters first (a text column's edge; a table's column gap that a
     # wrapped cell or a heading enters is no better than one), then the widest
     for g0, g1 in sorted(found, key=lambda g: (_entered(lines, g), g[0] - g[1])):
-        if _table_runs(lines, (g0, g1), em):
+        runs[(g0, g1)] = _table_runs(lines, (g0, g1), em)
+        if runs[(g0, g1)]:
             continue
         mid = (g0 + g1) / 2
         words = [w for line in lines for w in line]
@@ -139,7 +141,7 @@ def layout_parts(
     bound = bound | {
         id(lines[j])
         for gutter in found
-        for a, b in _table_runs(lines, gutter, em)
+        for a, b in runs[gutter]
         for j in range(a + 1, b + 1)
     }
     gaps = [
