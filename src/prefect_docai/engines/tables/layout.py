@@ -24,7 +24,8 @@ _ROWS = 2
 """Lines that meet across a gutter on their baselines, one after the other (``_table_runs``),
 that make it a table's column gap: a header and one row, the fewest lines of a table (an
 invoice's line items may be one). Two layout columns that start together at a band's top
-may meet on two baselines by chance; they stay one block, as before."""
+may meet on two baselines by chance: they are told apart where their spacings part them
+(``_table_runs``), and stay one block when one of them ends first."""
 _JITTER = 0.5
 """How much wider than the gaps between a table's lines (in glyph heights) a gap must be to
 part two bands: a scan's line boxes move by a pixel or two. Set once, not tuned."""
@@ -64,11 +65,14 @@ def _table_runs(lines: Lines, gutter: tuple[float, float], em: float) -> list[tu
     """The stretches of ``lines`` (first and last index) in which at least ``_ROWS`` lines hold
     words on both sides of ``gutter`` on one baseline: the rows of a table across the
     gutter. A line between them with words on one side only (a wrapped cell's rest, a
-    section label) leaves the stretch open; one with words on both sides on two baselines
-    (a line of each of two layout columns, which the page's line grouping joined) ends it,
-    and so does a gap between two lines wider than any above the stretch's rows so far (the
-    space between two bands of the page: a table's rows keep their spacing). Two layout columns
-    that keep their own line spacing meet on a baseline now and then only."""
+    section label) leaves the stretch open; a gap between two lines wider than any above the
+    stretch's rows so far (the space between two bands of the page: a table's rows keep their
+    spacing) ends it. Two layout columns that keep their own line spacing meet on a baseline
+    now and then only: where they start together at a band's top, their first lines may
+    share baselines, until their spacings part them and a line of each, joined by the page's
+    line grouping, stands on two baselines. Such a line voids the open stretch: the lines
+    before it met by chance (a contents list beside a form, a key-value block beside prose,
+    two tables side by side), so they make no run."""
     mid = (gutter[0] + gutter[1]) / 2
     runs: list[tuple[int, int]] = []
     rows: list[int] = []  # the open stretch's lines across the gutter
@@ -98,6 +102,8 @@ def _table_runs(lines: Lines, gutter: tuple[float, float], em: float) -> list[tu
                 widest = max(widest, gap)
             rows.append(i)
         else:
+            # the sides are out of step: what met before met by chance
+            rows.clear()
             close()
     close()
     return runs
