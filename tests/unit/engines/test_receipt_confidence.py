@@ -3,7 +3,9 @@ is monotone in the raw score per field, an empty page gives no confident field, 
 engine's confidences go through the map, which changes no value, the ``reading``
 feature comes from the recognizer confidences of the field's words, and the ``margin``
 feature from how far the name row's probability stands above its runner-up's (the shipped
-map trusts a name with a close rival less)."""
+map trusts a name with a close rival less), and the ``twin`` feature from another total
+candidate within two cents of the total (the shipped map trusts such a total less), and
+the ``words`` feature from the address's length."""
 
 from __future__ import annotations
 
@@ -27,7 +29,11 @@ from prefect_docai.engines.receipt.merchant_model import MARGIN_CLIP, runner_up_
 from prefect_docai.models.results import Field, ReceiptResult
 
 RAWS = [0.001, 0.01, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99, 1.0]
-EXTRAS = list(itertools.product((-1.0, 0.0, 1.0), (0.0, 1.0), (-4.6, 0.0, 4.6), (0.0, 2.0, 10.0)))
+EXTRAS = list(
+    itertools.product(
+        (-1.0, 0.0, 1.0), (0.0, 1.0), (-4.6, 0.0, 4.6), (0.0, 2.0, 10.0), (0.0, 1.0), (0.0, 2.5)
+    )
+)
 
 
 def _constant_map(value: float) -> ConfidenceMap:
@@ -180,6 +186,69 @@ def test_the_shipped_map_trusts_a_name_with_a_close_rival_less() -> None:
     shipped = C.shipped_map()
     assert shipped is not None
     for raw in (0.6, 0.8, 0.95):
-        close = shipped.confidence("merchant", raw, (0.0, 1.0, 2.0, 0.5))
-        apart = shipped.confidence("merchant", raw, (0.0, 1.0, 2.0, 6.0))
+        close = shipped.confidence("merchant", raw, (0.0, 1.0, 2.0, 0.5, 0.0, 0.0))
+        apart = shipped.confidence("merchant", raw, (0.0, 1.0, 2.0, 6.0, 0.0, 0.0))
         assert close < apart, (raw, close, apart)
+
+
+def _total_lines(*totals: tuple[str, str]) -> list[str | tuple[str, ...]]:
+    return [*HEAD[:5], ("Tea", "25.44"), *totals]
+
+
+def test_a_total_beside_its_cash_rounded_twin_has_a_twin() -> None:
+    rules = {"name_model": None, "line_model": None}
+    exact = _total_lines(("Total", "25.44"), ("Rounding", "0.01"), ("Rounded Total", "25.45"))
+    twinned, twinned_signals = extract_receipt_raw([layout(exact)], **rules)
+    assert twinned.total is not None and twinned.total.value in ("25.44", "25.45")
+    assert twinned_signals.total_twin
+    at = C.FEATURES.index("twin") - 1
+    features = C.field_features(twinned, twinned_signals)
+    assert features["total"][1][at] == 1.0
+    assert all(extra[at] == 0.0 for name, (_, extra) in features.items() if name != "total")
+    # a lone total, and one whose nearest other amount is more than two cents away
+    for lines in (
+        _total_lines(("Total", "25.44")),
+        _total_lines(("Total", "25.44"), ("Cash", "25.50"), ("Change", "0.06")),
+    ):
+        alone, alone_signals = extract_receipt_raw([layout(lines)], **rules)
+        assert alone.total is not None and alone.total.value == "25.44"
+        assert not alone_signals.total_twin
+        assert C.field_features(alone, alone_signals)["total"][1][at] == 0.0
+
+
+def test_the_shipped_map_trusts_a_total_with_a_rounding_twin_less() -> None:
+    shipped = C.shipped_map()
+    assert shipped is not None
+    at = C.FEATURES.index("twin") - 1
+    for check in (-1.0, 0.0, 1.0):
+        for raw in (0.8, 0.95, 0.99):
+            base = [check, 1.0, 4.6, 0.0, 0.0, 0.0]
+            alone = shipped.confidence("total", raw, base)
+            base[at] = 1.0
+            twinned = shipped.confidence("total", raw, base)
+            assert twinned < alone, (check, raw, twinned, alone)
+
+
+def test_the_words_feature_is_the_log_of_the_address_length() -> None:
+    rules = {"total_model": None, "name_model": None, "line_model": None}
+    result, signals = extract_receipt_raw([_head({})], **rules)
+    address = result.merchant.address
+    assert address is not None
+    at = C.FEATURES.index("words") - 1
+    features = C.field_features(result, signals)
+    count = len(str(address.value).split())
+    assert count > 5
+    assert features["address"][1][at] == pytest.approx(math.log(count))
+    assert all(extra[at] == 0.0 for name, (_, extra) in features.items() if name != "address")
+    assert C.words("") == 0.0
+
+
+def test_the_words_feature_moves_the_address_confidence() -> None:
+    rules = {"total_model": None, "name_model": None, "line_model": None}
+    weights = tuple(1.0 if f == "words" else 0.0 for f in C.FEATURES)
+    by_words = ConfidenceMap(C.FEATURES, {"address": FieldMap(weights, 0.0)}, {})
+    result, signals = extract_receipt_raw([_head({})], **rules)
+    address = C.calibrated(result, signals, by_words).merchant.address
+    assert address is not None
+    count = len(str(address.value).split())
+    assert address.confidence == pytest.approx(count / (count + 1), abs=1e-3)

@@ -33,7 +33,12 @@ from prefect_docai.engines.receipt.merchant_model import (
 from prefect_docai.engines.receipt.merchant_model import shipped_model as shipped_name_model
 from prefect_docai.engines.receipt.total_model import choose_total
 from prefect_docai.engines.receipt.total_model import shipped_model as shipped_total_model
-from prefect_docai.engines.receipt.totals import TotalAnalysis, totals
+from prefect_docai.engines.receipt.totals import (
+    TotalAnalysis,
+    analyse_totals,
+    rounding_twin,
+    totals_of,
+)
 from prefect_docai.models.results import (
     Field,
     ReceiptChecks,
@@ -148,8 +153,9 @@ def extract_receipt_raw(
     """:func:`extract_receipt` before the confidence map: the result with the fields' raw
     scores, and what the map needs besides the result (:class:`.confidence.Signals`): per
     calibrated field found its ``reading`` feature (:func:`.confidence.readings`, from the
-    words of the field's candidate: the result keeps no words) and the name row's margin
-    over its runner-up (:func:`.merchant_model.runner_up_margin`). The map's training rows come
+    words of the field's candidate: the result keeps no words), the name row's margin
+    over its runner-up (:func:`.merchant_model.runner_up_margin`) and whether the total has
+    a rounding twin (:func:`.totals.rounding_twin`). The map's training rows come
     from here too (``training/calibration.py``)."""
     rows = _rows(layouts)
     separator = detect_decimal_separator(t.text for r in rows for t in r.tokens)
@@ -199,8 +205,14 @@ def extract_receipt_raw(
         address is not None and bool(_US_ADDRESS.search(str(address.value)))
     )
     date, time = receipt_date_time(rows, month_first=us)
-    sums = totals(rows, separator, chooser)
+    analysis = analyse_totals(rows, separator)
+    sums = totals_of(analysis, chooser)
     total = sums["total"]
+    twin = (
+        total is not None
+        and isinstance(total.value, Decimal)
+        and rounding_twin(analysis, total.value)
+    )
     last_item_row = len(rows)
     if total is not None and total.tokens:
         for index, row in enumerate(rows):
@@ -254,4 +266,4 @@ def extract_receipt_raw(
             "total": None if total is None else total.tokens,
         }
     )
-    return result, Signals(field_readings, name_margin)
+    return result, Signals(field_readings, name_margin, twin)

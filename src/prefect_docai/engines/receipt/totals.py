@@ -153,7 +153,14 @@ def totals(
 ) -> dict[str, Candidate | None]:
     """Total, subtotal and tax; ``choose`` (a learned scorer) picks the total among the
     analysis's candidates instead of the rules' own ranking."""
-    analysis = analyse_totals(rows, separator)
+    return totals_of(analyse_totals(rows, separator), choose)
+
+
+def totals_of(
+    analysis: TotalAnalysis, choose: Callable[[TotalAnalysis], Candidate | None] | None = None
+) -> dict[str, Candidate | None]:
+    """:func:`totals` from an analysis already made (the caller keeps it for
+    :func:`rounding_twin`)."""
     total = analysis.total if choose is None else choose(analysis)
 
     def as_candidate(amount: Amount | None, score: float) -> Candidate | None:
@@ -164,6 +171,23 @@ def totals(
         "subtotal": as_candidate(analysis.subtotal, 0.75),
         "tax": as_candidate(analysis.tax, 0.65),
     }
+
+
+ROUNDING_REACH = Decimal("0.02")
+"""How far a rounded total may stand from the exact one: cash rounding to 5 cents moves an
+amount by at most 2 cents."""
+
+
+def rounding_twin(analysis: TotalAnalysis, value: Decimal) -> bool:
+    """Whether another candidate of ``analysis`` lies within :data:`ROUNDING_REACH` of the
+    total ``value`` chosen: the receipt prints the exact and the cash-rounded total (or a
+    slip one cent away), and the two are equally the total. Receipts' keys take the one or
+    the other (most of the SROIE pool's held-out total misses are such a cent or two), so a
+    total with a twin is right less often than its scorer's probability says, however sure
+    the scorer is which one the receipt calls the total."""
+    return any(
+        c.value != value and abs(c.value - value) <= ROUNDING_REACH for c in analysis.candidates
+    )
 
 
 def analyse_totals(rows: Sequence[Row], separator: str | None) -> TotalAnalysis:
