@@ -146,21 +146,12 @@ class TotalCandidate:
     reasons: tuple[str, ...]
 
 
-def totals(
-    rows: Sequence[Row],
-    separator: str | None,
-    choose: Callable[[TotalAnalysis], Candidate | None] | None = None,
-) -> dict[str, Candidate | None]:
-    """Total, subtotal and tax; ``choose`` (a learned scorer) picks the total among the
-    analysis's candidates instead of the rules' own ranking."""
-    return totals_of(analyse_totals(rows, separator), choose)
-
-
 def totals_of(
     analysis: TotalAnalysis, choose: Callable[[TotalAnalysis], Candidate | None] | None = None
 ) -> dict[str, Candidate | None]:
-    """:func:`totals` from an analysis already made (the caller keeps it for
-    :func:`rounding_twin`)."""
+    """Total, subtotal and tax of ``analysis`` (:func:`analyse_totals`; the caller keeps it
+    for :func:`rounding_twin`); ``choose`` (a learned scorer) picks the total among the
+    analysis's candidates instead of the rules' own ranking."""
     total = analysis.total if choose is None else choose(analysis)
 
     def as_candidate(amount: Amount | None, score: float) -> Candidate | None:
