@@ -121,15 +121,18 @@ def test_an_image_upload_gets_its_cells_read_again(monkeypatch: pytest.MonkeyPat
     assert {"Item", "Qty", "Price", "Part 1", "21.50", "105.00"} <= texts
 
 
+@pytest.mark.parametrize("kept", [8, 0])
 def test_a_scan_is_rendered_once_for_its_inputs_and_its_cell_read(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, kept: int
 ) -> None:
     # The inputs' second look and the cell read both work on the page's straightened
-    # raster at the OCR resolution: the engine renders it once and hands it on.
+    # raster at the OCR resolution: the engine takes the one the page's OCR read (or,
+    # without it, renders it once) and hands it on.
     from prefect_docai.engines.page.document import Page
     from prefect_docai.engines.tables import cellread, inputs
     from prefect_docai.engines.tables.engine import TableEngine
 
+    monkeypatch.setattr(inputs, "KEPT_OCR_RASTERS", kept)
     monkeypatch.setattr(cellread, "worth_reading", lambda cell: True)
     monkeypatch.setattr(inputs, "needs_second_look", lambda page: True)
     renders: list[int] = []
@@ -144,4 +147,4 @@ def test_a_scan_is_rendered_once_for_its_inputs_and_its_cell_read(
     out = TableEngine().run(table_png(), EngineOptions(languages=("eng",)))
 
     assert reads and out.result.tables  # the cell read ran on the table found
-    assert renders.count(inputs.OCR_DPI) == 1
+    assert renders.count(inputs.OCR_DPI) == (0 if kept else 1)

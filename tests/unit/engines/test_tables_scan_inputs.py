@@ -81,3 +81,74 @@ def test_no_ruled_grid_no_second_look() -> None:
     gray = np.full((100, 100), 255, dtype=np.uint8)
     page = PageInput(1, 24.0, 24.0, [], [Ruling(2, 2, 20, 2)], ocr=True)
     assert reread_tables(page, gray, 300, "eng") == []
+
+
+def _reference_drop(segments: list[Ruling], words: list[PointWord]) -> list[Ruling]:
+    """drop_text_strokes as it was written word by word (before the boxes were columns)."""
+    from prefect_docai.engines.tables.inputs import STROKE_COVER, _em
+
+    em = _em(words)
+    out = []
+    for s in segments:
+        if not s.horizontal:
+            out.append(s)
+            continue
+        lo, hi = min(s.x0, s.x1), max(s.x0, s.x1)
+        spans = sorted(
+            (max(lo, w.box.x0), min(hi, w.box.x1))
+            for w in words
+            if w.box.height >= 0.5 * em
+            and w.box.y0 + 1.0 <= s.y0 <= w.box.y1 + 0.5
+            and min(hi, w.box.x1) > max(lo, w.box.x0)
+        )
+        covered, reach = 0.0, lo
+        for a, b in spans:
+            a = max(a, reach)
+            if b > a:
+                covered += b - a
+                reach = b
+        if covered < 0.6 * (hi - lo):
+            out.append(s)
+    assert STROKE_COVER == 0.6
+    return out
+
+
+def _random_words(rng: np.random.Generator, count: int) -> list[PointWord]:
+    words = []
+    for k in range(count):
+        x0, y0 = rng.uniform(0, 560), rng.uniform(0, 780)
+        # line heights around the page's usual one, some flat (rules read as words)
+        w, h = rng.uniform(5, 80), rng.choice([rng.uniform(6, 12), rng.uniform(0.1, 3)])
+        words.append(_word(f"w{k}", Box(x0, y0, x0 + w, y0 + h)))
+    return words
+
+
+def test_the_boxes_as_columns_decide_as_word_by_word() -> None:
+    """drop_text_strokes and the reread's free test take the words' boxes as columns: the
+    same float tests, so the same answers, as one word at a time (random pages, with
+    segments and boxes on the words' very edges)."""
+    from prefect_docai.engines.tables.reread import _free, _free_of
+
+    rng = np.random.default_rng(7)
+    for _ in range(20):
+        words = _random_words(rng, 300)
+        segments = [
+            Ruling(x, y, x + rng.uniform(5, 200), y)
+            for x, y in zip(rng.uniform(0, 500, 150), rng.uniform(0, 790, 150), strict=True)
+        ]
+        # on a word's top (+1) and bottom (+0.5) exactly: the tests' bounds
+        segments += [Ruling(w.box.x0 - 2, w.box.y0 + 1.0, w.box.x1 + 3, w.box.y0 + 1.0)
+                     for w in words[:20]]
+        segments += [Ruling(w.box.x0, w.box.y1 + 0.5, w.box.x1, w.box.y1 + 0.5)
+                     for w in words[20:40]]
+        segments.append(Ruling(100, 100, 100, 300))
+        kept = drop_text_strokes(segments, words)
+        assert kept == _reference_drop(segments, words)
+        assert 0 < len(kept) < len(segments)  # both kinds met
+        free = _free_of(words)
+        boxes = [b.box for b in _random_words(rng, 200)]
+        boxes += [Box(w.box.x1 + 1.0 - 4, w.box.y0, w.box.x1 + 1.0 + 4, w.box.y1) for w in words[:30]]
+        answers = [free(b) for b in boxes]
+        assert answers == [_free(b, words) for b in boxes]
+        assert any(answers) and not all(answers)
+    assert _free_of([])(Box(0, 0, 10, 10)) and drop_text_strokes([], []) == []

@@ -15,8 +15,10 @@ Use::
             page.source, page.words, page.lines, page.text, page.render(dpi=150)
 
 A page without a usable text layer is OCRed once, on first access to its words, size,
-rotation or raster (its orientation is part of the OCR result). Rasters are never cached,
-so memory stays flat on long documents; words are. Hostile input raises
+rotation or raster (its orientation is part of the OCR result). Rasters are not cached,
+so memory stays flat on long documents; words are. A caller that reads a scanned page's
+straightened raster again asks for the last few OCR rasters to be kept
+(``load_document(keep_rasters=...)``, :meth:`Page.straight_raster`). Hostile input raises
 :class:`~prefect_docai.files.errors.DocumentError` with a stable ``code``. PDFium is
 reached only through :mod:`prefect_docai.files.pdfium` (one lock for the whole process).
 """
@@ -27,6 +29,7 @@ import contextlib
 import io
 import os
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -399,6 +402,10 @@ class Page:
             )
         self._ocr_rotation = rotation
         self._deskew_angle = reading.straight.angle
+        if prepare is None and factor == 1.0 and rotation == 0:
+            # the raster read is the page's render at ``dpi``, deskewed (no rescale, no
+            # turn): kept for :meth:`straight_raster` where the caller asked for it
+            self._document._keep_straight(self._index, reading.straight, dpi)
         found = reading.source_words()
         width_px, height_px = reading.width, reading.height
         for view in views[1:]:
@@ -509,6 +516,17 @@ class Page:
         rotation = self._osd_rotation()
         return self._document._render_image(self._index, dpi, rotation, grayscale)
 
+    def straight_raster(self, dpi: int) -> raster.Deskewed | None:
+        """The raster this page's OCR read, handed over once (the document lets it go):
+        ``render(dpi, grayscale=True)`` turned by :attr:`skew` about its centre (the
+        very pixels: the OCR raster is that render, ``raster.deskew`` that turn), read-only.
+        ``None`` when the document keeps none (``load_document(keep_rasters=...)``), this
+        page's was let go or handed over already, or its OCR read another raster (a text
+        layer, another resolution, a page OSD turned, text rescaled to a readable size,
+        a :data:`Preparer`'s views): render it then."""
+        self._ensure_words()
+        return self._document._take_straight(self._index, dpi)
+
 
 class _Pages(Sequence[Page]):
     def __init__(self, pages: list[Page]) -> None:
@@ -543,8 +561,13 @@ class Document:
         prepare: Preparer | None = None,
         ocr_engine: OcrEngine = "auto",
         detect: tuple[str, ...] = (),
+        keep_rasters: int = 0,
     ) -> None:
         self.media_type = media_type
+        self.keep_rasters = keep_rasters
+        """OCR rasters kept for :meth:`Page.straight_raster` (the last pages read)."""
+        self._straight: OrderedDict[int, tuple[raster.Deskewed, int]] = OrderedDict()
+        self._straight_lock = threading.Lock()
         self.detect = detect
         """Tesseract packs of other main languages a page may be written in (see
         :func:`load_document`)."""
@@ -606,6 +629,8 @@ class Document:
             future.result()
 
     def close(self) -> None:
+        with self._straight_lock:
+            self._straight.clear()
         if self._pdf is not None:
             self._pdf.close()
             self._pdf = None
@@ -681,6 +706,22 @@ class Document:
         resolution (big images decoded reduced)."""
         gray, _dpi = self._raster(number - 1, self.dpi, 0)
         return gray
+
+    def _keep_straight(self, index: int, straight: raster.Deskewed, dpi: int) -> None:
+        """Keep page ``index``'s deskewed OCR raster (read at ``dpi``), the last
+        :attr:`keep_rasters` pages' at most."""
+        if self.keep_rasters <= 0:
+            return
+        straight.image.flags.writeable = False  # handed to readers: none may paint on it
+        with self._straight_lock:
+            self._straight[index] = (straight, dpi)
+            while len(self._straight) > self.keep_rasters:
+                self._straight.popitem(last=False)
+
+    def _take_straight(self, index: int, dpi: int) -> raster.Deskewed | None:
+        with self._straight_lock:
+            kept = self._straight.pop(index, None)
+        return kept[0] if kept is not None and kept[1] == dpi else None
 
     def _fingerprint(self, index: int) -> frozenset[str]:
         if self._fingerprints is None:
@@ -835,6 +876,7 @@ def load_document(
     prepare: Preparer | None = None,
     ocr_engine: OcrEngine | None = None,
     detect: tuple[str, ...] = (),
+    keep_rasters: int = 0,
 ) -> Document:
     """Open an upload as pages. Raises :class:`DocumentError` for anything unusable.
 
@@ -848,6 +890,9 @@ def load_document(
     ``languages`` whose reading py3langid finds written in one of them is read again with
     that pack in place of ``languages[0]`` (``fra+eng`` for ``deu+eng``); its
     :attr:`Page.languages` tell which. Ignored with ``auto`` and on text-layer pages.
+    ``keep_rasters``: the deskewed OCR rasters of the last this many pages read are kept
+    until :meth:`Page.straight_raster` takes them (about 9 MB an A4 page at 300 dpi), for a
+    caller that reads the straightened page again (the table tool).
     """
     if not data:
         raise DocumentError("empty_file", "The uploaded file is empty.")
@@ -874,6 +919,7 @@ def load_document(
         prepare,
         engine,
         tuple(detect),
+        keep_rasters,
     )
     try:
         if info.media_type == PDF:

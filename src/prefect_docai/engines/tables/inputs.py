@@ -51,9 +51,14 @@ def look_languages(options: EngineOptions) -> str:
 
 def open_document(data: bytes, options: EngineOptions) -> Document:
     """The upload opened as the table engine reads it (OCR at :data:`OCR_DPI`, the main
-    languages checked when none was named)."""
+    languages checked when none was named; the deskewed OCR rasters kept for
+    :func:`straight_raster`)."""
     return load_document(
-        data, languages=options.languages, dpi=OCR_DPI, detect=detected_languages(options)
+        data,
+        languages=options.languages,
+        dpi=OCR_DPI,
+        detect=detected_languages(options),
+        keep_rasters=KEPT_OCR_RASTERS,
     )
 
 
@@ -65,6 +70,10 @@ def page_inputs(data: bytes, options: EngineOptions) -> tuple[list[PageInput], i
 
 
 KEPT_RASTERS = 4
+KEPT_OCR_RASTERS = 8
+"""Deskewed OCR rasters the document keeps for :func:`straight_raster` (the last pages
+read; a page's is let go once taken). The pages are all read before their scan steps
+run: a longer scan renders the rest again."""
 """Straightened page rasters :func:`read_inputs` hands on (the last pages that rendered one;
 about 9 MB each for an A4 page at :data:`OCR_DPI`)."""
 
@@ -112,8 +121,9 @@ def _page_input(document: Document, page: Page) -> PageInput:
 
 def _scan_inputs(page: Page, page_input: PageInput, look: str) -> NDArray[np.uint8] | None:
     """A scanned page's rulings and words made like a born-digital page's (in place); the
-    page raster is rendered once, for the steps that read it (``look``: the second look's
-    Tesseract packs), and returned (``None`` when no step needed it)."""
+    straightened page raster (:func:`straight_raster`: the OCR pass's, or rendered once) is
+    taken for the steps that read it (``look``: the second look's Tesseract packs), and
+    returned (``None`` when no step needed it)."""
     page_input.segments = drop_text_strokes(page_input.segments, page_input.words)
     gray: NDArray[np.uint8] | None = None
     if table_regions(page_input):
@@ -134,7 +144,12 @@ def _scan_inputs(page: Page, page_input: PageInput, look: str) -> NDArray[np.uin
 def straight_raster(page: Page, page_input: PageInput) -> NDArray[np.uint8]:
     """The page at :data:`OCR_DPI` in grey, upright (the page model's render: PDF or
     image, turned as its OCR found it) and straightened as its words are: the frame of
-    ``page_input``'s words and of the tables found on them."""
+    ``page_input``'s words and of the tables found on them. The raster the page's OCR read
+    is these very pixels where it was this render deskewed by the same angle
+    (``Page.straight_raster``): taken as it is, not rendered and turned again."""
+    kept = page.straight_raster(OCR_DPI)
+    if kept is not None and kept.angle == page_input.skew:
+        return kept.image
     image = np.asarray(page.render(OCR_DPI, grayscale=True), dtype=np.uint8)
     return straighten_image(image, page_input.skew)
 
@@ -151,19 +166,22 @@ def drop_text_strokes(segments: list[Ruling], words: list[PointWord]) -> list[Ru
     :data:`STROKE_COVER` of its length is dropped; a rule touching the top of the text
     under it or lying just below it stays."""
     em = _em(words)
+    # the words' boxes as columns, the text-sized ones only: each segment meets a few of
+    # thousands (the same float tests, element by element, as one word at a time)
+    x0, y0, x1, y1 = np.array(
+        [(w.box.x0, w.box.y0, w.box.x1, w.box.y1) for w in words], dtype=np.float64
+    ).reshape(-1, 4).T
+    tall = y1 - y0 >= 0.5 * em
+    x0, y0, x1, y1 = x0[tall], y0[tall], x1[tall], y1[tall]
     out: list[Ruling] = []
     for s in segments:
         if not s.horizontal:
             out.append(s)
             continue
         lo, hi = min(s.x0, s.x1), max(s.x0, s.x1)
-        spans = sorted(
-            (max(lo, w.box.x0), min(hi, w.box.x1))
-            for w in words
-            if w.box.height >= 0.5 * em
-            and w.box.y0 + 1.0 <= s.y0 <= w.box.y1 + 0.5
-            and min(hi, w.box.x1) > max(lo, w.box.x0)
-        )
+        starts, ends = np.maximum(lo, x0), np.minimum(hi, x1)
+        meets = (y0 + 1.0 <= s.y0) & (s.y0 <= y1 + 0.5) & (ends > starts)
+        spans = sorted(zip(starts[meets].tolist(), ends[meets].tolist(), strict=True))
         covered, reach = 0.0, lo
         for a, b in spans:
             a = max(a, reach)

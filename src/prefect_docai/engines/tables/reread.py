@@ -12,6 +12,7 @@ nothing is added to the page's words. Nothing the first pass read is replaced.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 import numpy as np
@@ -81,6 +82,25 @@ def _free(box: Box, words: list[PointWord]) -> bool:
     return True
 
 
+def _free_of(words: list[PointWord]) -> Callable[[Box], bool]:
+    """:func:`_free` against ``words``, their boxes taken as columns once: a page's
+    thousands of words are tested at once (the same float tests, word by word)."""
+    x0, y0, x1, y1 = np.array(
+        [(w.box.x0, w.box.y0, w.box.x1, w.box.y1) for w in words], dtype=np.float64
+    ).reshape(-1, 4).T
+
+    def free(box: Box) -> bool:
+        area = max(1e-6, box.width * box.height)
+        cx, cy = box.cx, box.cy
+        centre = (x0 - 1.0 <= cx) & (cx <= x1 + 1.0) & (y0 - 1.0 <= cy) & (cy <= y1 + 1.0)
+        w = np.minimum(x1, box.x1) - np.maximum(x0, box.x0)
+        h = np.minimum(y1, box.y1) - np.maximum(y0, box.y0)
+        covered = (w > 0) & (h > 0) & (w * h > 0.3 * area)
+        return not bool(np.any(centre | covered))
+
+    return free
+
+
 def reread_tables(
     page: PageInput, gray: NDArray[np.uint8], dpi: float, languages: str
 ) -> list[PointWord]:
@@ -95,6 +115,7 @@ def reread_tables(
     em = page.em()
     height, width = gray.shape
     found: list[PointWord] = []
+    free = _free_of(page.words)
     block = 1 + max((w.word.block for w in page.words), default=0)
     for region in regions:
         line = 1 + max((w.word.line for w in page.words + found), default=0)
@@ -120,7 +141,7 @@ def reread_tables(
             )
             if box.height < 0.4 * em or not region.contains_point(box.cx, box.cy):
                 continue
-            if not _free(box, page.words + found):
+            if not (free(box) and _free(box, found)):
                 continue
             word = Word(
                 text=text,
