@@ -75,3 +75,31 @@ def test_a_page_without_text_is_not_sent_to_rapidocr_for_being_narrow() -> None:
     assert page_features(blank)["text_width"] == NO_TEXT_WIDTH
     assert not prefers_rapid(blank)
     assert prefers_rapid(np.full((1400, 500), 245, dtype=np.uint8))  # narrow: aspect rule
+
+
+def test_the_text_width_is_measured_only_on_uneven_paper(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The glyph measurement reads the whole raster (most of the router's time): on an even
+    scan the rule is settled without it, with the decision ``page_features`` gives."""
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(degrade(generate("invoice", seed=1, lang="de").pdf, seed=1))
+    scan = np.asarray(pdf[0].render(scale=200 / 72).to_pil().convert("L"))
+    pdf.close()
+    photo = _photo("receipt", "receipt-cafe-wide", seed=5)
+    rule = {
+        id(image): (f := page_features(image))["paper_unevenness"] > UNEVEN_THRESHOLD
+        and f["text_width"] < WIDTH_THRESHOLD
+        for image in (scan, photo)
+    }
+    measured: list[int] = []
+    text_width = raster.text_width
+
+    def counted(gray: np.ndarray) -> float | None:
+        measured.append(1)
+        return text_width(gray)
+
+    monkeypatch.setattr(raster, "text_width", counted)
+    assert prefers_rapid(scan) is rule[id(scan)] is False
+    assert not measured
+    assert prefers_rapid(photo) is rule[id(photo)] is True
+    assert measured == [1]

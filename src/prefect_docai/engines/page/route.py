@@ -62,6 +62,14 @@ def page_features(image: npt.NDArray[np.uint8]) -> dict[str, float]:
       :data:`NO_TEXT_WIDTH` when too few glyphs): a receipt photographed on a desk is no
       narrow strip, but its lines stay short.
     """
+    features = _paper_features(image)
+    measured = raster.text_width(raster.rgb_to_gray(image))
+    return {**features, "text_width": NO_TEXT_WIDTH if measured is None else measured}
+
+
+def _paper_features(image: npt.NDArray[np.uint8]) -> dict[str, float]:
+    """:func:`page_features` but ``text_width``, measured on the copy :data:`WORK_WIDTH`
+    pixels wide (``text_width`` reads the whole raster's glyphs: most of the cost)."""
     import cv2
 
     height, width = image.shape[:2]
@@ -80,13 +88,11 @@ def page_features(image: npt.NDArray[np.uint8]) -> dict[str, float]:
     paper = cv2.blur(cv2.dilate(gray, np.ones((kernel, kernel), np.uint8)), (kernel, kernel))
     p10, p90 = (float(v) for v in np.percentile(paper, (10, 90)))
     darkest = float(np.percentile(gray, 1))
-    measured = raster.text_width(raster.rgb_to_gray(image))
     return {
         "aspect": width / max(height, 1),
         "paper_unevenness": (p90 - p10) / 255.0,
         "ink_contrast": max(0.0, p90 - darkest) / 255.0,
         "saturation": saturation,
-        "text_width": NO_TEXT_WIDTH if measured is None else measured,
     }
 
 
@@ -95,7 +101,7 @@ def prefers_rapid(image: npt.NDArray[np.uint8]) -> bool:
     height, width = image.shape[:2]
     if width / max(height, 1) < RULE_THRESHOLD:  # no need to measure the rest
         return True
-    features = page_features(image)
-    return bool(
-        features["paper_unevenness"] > UNEVEN_THRESHOLD and features["text_width"] < WIDTH_THRESHOLD
-    )
+    if not _paper_features(image)["paper_unevenness"] > UNEVEN_THRESHOLD:
+        return False  # no photo: the text's width is not measured (scans, renders)
+    measured = raster.text_width(raster.rgb_to_gray(image))
+    return (NO_TEXT_WIDTH if measured is None else measured) < WIDTH_THRESHOLD
