@@ -62,25 +62,28 @@ class Orientation:
 
 
 MAX_APIS_PER_THREAD = 8
-"""Loaded Tesseract engines a thread keeps (about 20 MB each, measured with one to two
-packs). A worker that meets pages in many languages (tables and invoices read a page again
-in its detected language, each language set in up to three page-segmentation modes)
-would otherwise keep every one it ever loaded; past this many, the least recently used is
-ended. Reloading one costs about 0.1 s."""
+"""Loaded Tesseract engines a thread keeps, one per language set (about 20 MB each,
+measured with one to two packs). A worker that meets pages in many languages (tables and
+invoices read a page again in its detected language) would otherwise keep every one it ever
+loaded; past this many, the least recently used is ended. Reloading one costs 0.1-0.5 s."""
 
 
 def _api(lang: str, psm: int) -> Any:
+    """This thread's engine for ``lang``, set to read in page segmentation mode ``psm``.
+
+    One engine serves every mode of its language set: the mode is a setting Tesseract reads
+    anew on each reading (an engine loaded with a mode is loaded, then set to it), so a
+    page's whole reading, its probe, its sparse and single-word readings share one load."""
     import tesserocr
 
-    cache: OrderedDict[tuple[str, int], Any] | None = getattr(_local, "apis", None)
+    cache: OrderedDict[str, Any] | None = getattr(_local, "apis", None)
     if cache is None:
         cache = OrderedDict()
         _local.apis = cache
-    key = (lang, psm)
-    api = cache.get(key)
+    api = cache.get(lang)
     if api is None:
         api = tesserocr.PyTessBaseAPI(path=tessdata_dir(), lang=lang, psm=psm)
-        cache[key] = api
+        cache[lang] = api
         # Every caller (recognize, _reread_marks, detect_orientation) is done with its
         # engine before it asks for another, and the cache is per thread: the engine
         # ended here is never in use.
@@ -88,7 +91,9 @@ def _api(lang: str, psm: int) -> Any:
             _, oldest = cache.popitem(last=False)
             oldest.End()
     else:
-        cache.move_to_end(key)
+        cache.move_to_end(lang)
+        if api.GetPageSegMode() != psm:
+            api.SetPageSegMode(psm)
     return api
 
 
@@ -387,7 +392,7 @@ def _script_models_present() -> frozenset[str]:
 
 def release_apis() -> None:
     """Free this thread's loaded Tesseract models (tests, long-lived idle workers)."""
-    cache: OrderedDict[tuple[str, int], Any] | None = getattr(_local, "apis", None)
+    cache: OrderedDict[str, Any] | None = getattr(_local, "apis", None)
     if cache:
         for api in cache.values():
             api.End()
