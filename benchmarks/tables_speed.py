@@ -3,7 +3,10 @@ one process, ``OMP_THREAD_LIMIT=1``) of the whole table tool (``TableEngine.run`
 worker runs it: OCR pass, rulings, second looks, finders, models, the cell read) on
 generated table scans (``samples.tables.table_page``, seeds ``0..--generated-1``) and the
 visible ICDAR documents rasterized as the table benchmarks scan them
-(``training.tables.scanned_copy``: their table pages, 200 dpi grey, skew, blur, noise).
+(``training.tables.scanned_copy``: their table pages, 200 dpi grey, skew, blur, noise) and,
+with ``--sheets N``, generated administrative sheets (``samples.sheets.sheet_page``, seeds
+``0..N-1``, scanned at 150-300 dpi): dense pages of forms, lists and tables, the slowest
+scans the tool meets (``benchmarks.tables_cv`` times them at about twice the others).
 
 ``benchmarks.tables_cv`` reports seconds per page too, but from its cache of page inputs
 (timed once, when the cache was filled, under whatever load the machine had then, and
@@ -18,7 +21,7 @@ loaded); a language pack first met on a later page is loaded in its time, alike 
 trees. The machine is shared: compare the trees of one run, not runs of different times.
 
     OMP_THREAD_LIMIT=1 python -m benchmarks.tables_speed [--generated 10] [--icdar 10]
-        [--against /work/main] [--rounds 1]
+        [--sheets 0] [--against /work/main] [--rounds 1]
 
 Goal (issue #15): scanned <= 4 s per page on one core. Writes
 ``benchmarks/results/tables_speed.json``.
@@ -44,15 +47,22 @@ ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results"
 
 
-def documents(generated: int, icdar: int, directory: Path) -> dict[str, list[str]]:
+def documents(
+    generated: int, icdar: int, directory: Path, sheets: int = 0
+) -> dict[str, list[str]]:
     """The timed scans written to ``directory``, their paths by group."""
+    from prefect_docai.samples.sheets import sheet_page
     from prefect_docai.samples.tables import table_page
 
-    groups: dict[str, list[str]] = {"generated": [], "icdar": []}
+    groups: dict[str, list[str]] = {"generated": [], "icdar": [], "sheets": []}
     for seed in range(generated):
         path = directory / f"gen-{seed}-scan.pdf"
         path.write_bytes(table_page(seed, scanned=True).pdf)
         groups["generated"].append(str(path))
+    for seed in range(sheets):
+        path = directory / f"sheet-{seed}-scan.pdf"
+        path.write_bytes(sheet_page(seed, scanned=True).pdf)
+        groups["sheets"].append(str(path))
     if icdar:
         from training.tables import scan_pages, scanned_copy
 
@@ -155,6 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--generated", type=int, default=10, help="generated scans timed")
     parser.add_argument("--icdar", type=int, default=10, help="visible ICDAR scans timed")
+    parser.add_argument("--sheets", type=int, default=0, help="generated sheet scans timed")
     parser.add_argument("--against", type=Path, help="another checkout timed alike")
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
@@ -166,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.against is not None:
         trees = {"against": args.against.resolve(), "this": ROOT}
     with tempfile.TemporaryDirectory(prefix="tables-speed-") as tmp:
-        groups = documents(args.generated, args.icdar, Path(tmp))
+        groups = documents(args.generated, args.icdar, Path(tmp), args.sheets)
         runs: dict[str, list[dict[str, Any]]] = {name: [] for name in trees}
         for round_ in range(args.rounds):
             order = list(trees) if round_ % 2 == 0 else list(reversed(trees))
