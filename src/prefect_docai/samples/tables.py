@@ -10,8 +10,9 @@ carries its rectangle, so a test can check that the truth is what is drawn.
 Variety (all drawn from the seed):
 
 * rulings: full grid, horizontal rules only, booktabs (top/mid/bottom with group
-  underlines), a rule under the header only, outer box, vertical rules only, zebra shading,
-  none at all;
+  underlines), a rule under the header only, rules above and below the table only, outer
+  box, vertical rules only, zebra shading, none at all; unruled and partly ruled tables are
+  three in four (``LIGHTEN``);
 * headers of one or two rows, group headings spanning columns, a stub heading spanning both
   header rows, header cells wrapped over two lines;
 * multi-line (wrapped) text cells, section rows, total rows, empty and dash cells, footnote
@@ -23,6 +24,12 @@ Variety (all drawn from the seed):
   beside a prose column, a table with lists and key-value blocks around it, and pages with
   no table at all (multi-column justified prose, lists, key-value blocks, a contents list
   with dot leaders, vector charts with ``charts=True``): the false-positive traps;
+* unruled look-alikes (``samples.table_traps``: contents lists, forms to fill in, key-value
+  blocks side by side, prose columns, lists with amounts flush right, address and signature
+  blocks side by side, paragraphs headed in a margin column) beside a table, above or below
+  it, between two tables, atop a prose column, and whole pages of them instead of a table;
+  drawn from a stream of their own (``tables-trap-<seed>``), so a page they leave alone is
+  drawn as before them (``TablePage.traps`` names those drawn);
 * with ``charts=True``: charts (bars, horizontal bars, lines with or without markers;
   value ticks, grid lines, value labels above or inside the bars, legends, figure titles,
   source lines) above or below the table of a one-table page, after the blocks of a trap
@@ -48,13 +55,13 @@ from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from prefect_docai.samples import fonts
+from prefect_docai.samples import fonts, table_traps
 from prefect_docai.samples.scan import degrade
 from prefect_docai.samples.texts import REPORT_SECTIONS, REPORT_SENTENCES_DE, REPORT_SENTENCES_EN
 
 TABLE_LANGS: tuple[str, ...] = ("en", "de", "fr", "es", "nl")
 LAYOUTS: tuple[str, ...] = ("single", "two_tables", "beside_prose", "with_traps", "no_table")
-RULINGS: tuple[str, ...] = (
+_DRAWN_RULINGS: tuple[str, ...] = (
     "grid",
     "hlines",
     "booktabs",
@@ -64,6 +71,29 @@ RULINGS: tuple[str, ...] = (
     "zebra",
     "none",
 )
+LIGHT_RULINGS: tuple[str, ...] = (
+    "none",
+    "none",
+    "none",
+    "header",
+    "header",
+    "topbottom",
+    "topbottom",
+    "zebra",
+    "booktabs",
+)
+LIGHTEN = 0.5
+"""A table's ruling is first drawn uniformly from the eight of ``_DRAWN_RULINGS``; then, with
+probability ``LIGHTEN`` (from the page's stream of trap draws, ``tables-trap-<seed>``), drawn
+again from ``LIGHT_RULINGS``. Shares per table: no line at all (none, zebra) about 35 %, a
+rule or two that do not part the rows (header, top and bottom, booktabs) about 40 %, rules
+between the rows or a box (grid, hlines, box, vlines) 25 %. Why so many unruled: every other
+source the table models learn from (ICDAR, tabula, invoices) has ruled tables almost only, so
+the generated pages are where a table without rules must be as common as one with them;
+paired with as many unruled look-alikes (``samples.table_traps``), a rule tells a table
+from a non-table on no source. The ruled quarter keeps the generator's grids for the ruled
+finder."""
+RULINGS: tuple[str, ...] = (*_DRAWN_RULINGS, "topbottom")
 
 Rect = tuple[float, float, float, float]  # x0, y0, x1, y1 in points, origin top-left
 
@@ -108,6 +138,8 @@ class TablePage:
     tables: list[TableTruth]
     scanned: bool = False
     dpi: int | None = None
+    traps: list[str] = field(default_factory=list)
+    """The look-alike blocks drawn on the page (``table_traps.TRAP_KINDS``), in drawing order."""
 
     @property
     def truth(self) -> dict[str, Any]:
@@ -119,6 +151,7 @@ class TablePage:
             "dpi": self.dpi,
             "pageSize": [self.width, self.height],
             "tables": [t.to_json() for t in self.tables],
+            "traps": list(self.traps),
         }
 
 
@@ -702,9 +735,16 @@ class _Spec:
 
 
 def _make_spec(
-    rng: random.Random, lang: str, max_cols: int, font: fonts.Family, size: float
+    rng: random.Random,
+    lang: str,
+    max_cols: int,
+    font: fonts.Family,
+    size: float,
+    light: random.Random | None = None,
 ) -> _Spec:
-    ruling = rng.choice(RULINGS)
+    ruling = rng.choice(_DRAWN_RULINGS)
+    if light is not None and light.random() < LIGHTEN:
+        ruling = light.choice(LIGHT_RULINGS)
     n_value = rng.randint(1, max(1, max_cols - 1))
     columns = [_Column("label", "l")]
     if rng.random() < 0.3:
@@ -849,7 +889,7 @@ def _make_spec(
         body.append(row)
         kinds.append("total")
     em = size
-    unruled = ruling in ("none", "header", "booktabs", "zebra", "hlines")
+    unruled = ruling in ("none", "header", "booktabs", "zebra", "hlines", "topbottom")
     pad_x = em * (rng.uniform(0.6, 1.4) if unruled else rng.uniform(0.3, 0.9))
     return _Spec(
         columns=columns,
@@ -1059,6 +1099,9 @@ def _draw_table(
                 hline(xs[c.col] + 2, xs[c.col + c.col_span] - 2, ys[c.row + 1])
     elif ruling == "header":
         hline(x, right, ys[h_rows])
+    elif ruling == "topbottom":
+        hline(x, right, y, spec.line_width * 1.5)
+        hline(x, right, bottom, spec.line_width * 1.5)
     elif ruling == "box":
         canvas.setLineWidth(spec.line_width)
         canvas.rect(x, page_h - bottom, right - x, bottom - y, stroke=1, fill=0)
@@ -1118,20 +1161,32 @@ class _Ctx:
     size: float
     tables: list[TableTruth] = field(default_factory=list)
     table_no: int = 0
+    extra: random.Random = field(default_factory=lambda: random.Random(0))
+    """The stream of the look-alike blocks and the lighter rulings (``tables-trap-<seed>``):
+    kept apart from ``rng`` so that a page they leave alone is drawn as before them."""
+    looks: bool = True
+    """Whether ``extra`` draws at all (``table_page(look_alikes=False)``: the page as drawn
+    before the look-alikes and the lighter rulings)."""
+    trap: str | None = None
+    """Every look-alike block drawn is of this kind when set (``table_page(trap=...)``)."""
+    traps: list[str] = field(default_factory=list)
 
     def sentence(self) -> str:
-        rng = self.rng
-        return rng.choice(_sentences(self.lang)).format(
-            pct=rng.randint(2, 40),
-            year=rng.randint(2000, 2025),
-            region=rng.choice(_REGIONS),
-            amount=_fmt_number(rng.uniform(1e3, 1e7), 0, self.lang, thousands=True)
-            + (" EUR" if self.lang != "en" else ""),
-            n=rng.randint(3, 900),
-        )
+        return _sentence(self.rng, self.lang)
 
     def paragraph(self, sentences: int) -> str:
         return " ".join(self.sentence() for _ in range(sentences))
+
+
+def _sentence(rng: random.Random, lang: str) -> str:
+    return rng.choice(_sentences(lang)).format(
+        pct=rng.randint(2, 40),
+        year=rng.randint(2000, 2025),
+        region=rng.choice(_REGIONS),
+        amount=_fmt_number(rng.uniform(1e3, 1e7), 0, lang, thousands=True)
+        + (" EUR" if lang != "en" else ""),
+        n=rng.randint(3, 900),
+    )
 
 
 Draw = Callable[[float, float], None]
@@ -1146,11 +1201,12 @@ def _text_block(
     justify: bool = False,
     face: str | None = None,
     indent: float = 0.0,
+    rng: random.Random | None = None,
 ) -> tuple[float, Draw]:
     size = size or ctx.size
     face = face or ctx.font.regular
     lines = _wrap(text, face, size, width - indent)
-    leading = size * ctx.rng.uniform(1.15, 1.4)
+    leading = size * (rng or ctx.rng).uniform(1.15, 1.4)
 
     def draw(x: float, y: float) -> None:
         c = ctx.canvas
@@ -1456,7 +1512,8 @@ def _table(ctx: _Ctx, width: float, space: float, max_cols: int = 8) -> tuple[fl
     rng = ctx.rng
     for _ in range(4):
         size = max(6.5, ctx.size + rng.uniform(-1.5, 0.5))
-        spec = _make_spec(rng, ctx.lang, max_cols, ctx.font, size)
+        light = ctx.extra if ctx.looks else None
+        spec = _make_spec(rng, ctx.lang, max_cols, ctx.font, size, light)
         rows = len(spec.body)
         while rows >= 2:
             layout = _layout(spec, ctx.lang, width, rows)
@@ -1505,14 +1562,105 @@ class _Flow:
         need_caption = caption and rng.random() < 0.6
         reserve = self.ctx.size * 6
         cap = _caption(self.ctx, self.width) if need_caption else None
-        if cap is not None and not self.add(cap, self.ctx.size * 0.6):
+        cap_h = 0.0 if cap is None else cap[0] + self.ctx.size * 0.6
+        if cap_h > self.space:
             return False
-        block = _table(self.ctx, self.width, self.space - reserve, max_cols)
-        if block is None or not self.add(block, self.ctx.size * rng.uniform(0.4, 1.2)):
+        block = _table(self.ctx, self.width, self.space - cap_h - reserve, max_cols)
+        if block is None:
+            return False  # no caption without its table
+        if cap is not None:
+            self.add(cap, self.ctx.size * 0.6)
+        if not self.add(block, self.ctx.size * rng.uniform(0.4, 1.2)):
             return False
         if notes and rng.random() < 0.5:
             self.add(_footnotes(self.ctx, self.width))
         return True
+
+
+def _trap(ctx: _Ctx, width: float) -> tuple[float, Draw]:
+    """A look-alike block (``samples.table_traps``) of a kind drawn from ``ctx.extra`` (or
+    ``ctx.trap``), ``width`` wide; its kind is recorded on the page when it is drawn."""
+    x = ctx.extra
+    kind = ctx.trap or x.choice(table_traps.TRAP_KINDS)
+    pen = table_traps.Pen(
+        ctx.canvas, ctx.page_h, ctx.font, ctx.size, ctx.lang, x, lambda r: _sentence(r, ctx.lang)
+    )
+    height, draw = table_traps.block(kind, pen, width)
+
+    def placed(left: float, top: float) -> None:
+        ctx.traps.append(kind)
+        draw(left, top)
+
+    return height, placed
+
+
+def _add_trap(ctx: _Ctx, flow: _Flow, room: float = 0.0) -> bool:
+    """A look-alike next in ``flow`` when it leaves ``room`` points below it (for a table
+    still to come)."""
+    height, draw = _trap(ctx, flow.width)
+    gap = ctx.size * ctx.extra.uniform(0.8, 2.2)
+    if flow.space - height - gap < room:
+        return False
+    return flow.add((height, draw), gap)
+
+
+def _room(ctx: _Ctx) -> float:
+    """The height a look-alike above a table leaves free for it."""
+    return ctx.size * 28
+
+
+def _table_beside_trap(ctx: _Ctx, flow: _Flow) -> None:
+    """A band of two columns: a table in one, a look-alike block in the other, both starting
+    at the band's top (the finders must cut them apart at the gutter)."""
+    x = ctx.extra
+    gutter = ctx.size * x.uniform(1.5, 4.0)
+    table_w = (flow.width - gutter) * x.uniform(0.45, 0.65)
+    trap_w = flow.width - gutter - table_w
+    table_left = x.random() < 0.5
+    tx = flow.x if table_left else flow.x + trap_w + gutter
+    ox = flow.x + table_w + gutter if table_left else flow.x
+    tflow = _Flow(ctx, tx, flow.y, table_w, flow.bottom)
+    if not tflow.table(max_cols=4, notes=False):
+        # too narrow for any table drawn: the table across the column, the look-alike below
+        flow.table()
+        _add_trap(ctx, flow)
+        return
+    oflow = _Flow(ctx, ox, flow.y, trap_w, flow.bottom)
+    _add_trap(ctx, oflow)
+    flow.y = max(tflow.y, oflow.y)
+
+
+def _trap_page(ctx: _Ctx, flow: _Flow) -> None:
+    """A page of look-alikes and no table: bands of one to three blocks side by side, a
+    paragraph now and then, until the page is full."""
+    x = ctx.extra
+    misses = 0
+    while misses < 2 and flow.space > ctx.size * 4:
+        roll = x.random()
+        if roll < 0.2:
+            block = _paragraph_from(ctx, flow.width)
+            ok = flow.add(block, ctx.size * x.uniform(0.8, 2.0))
+        elif roll < 0.45:
+            n = x.choice((2, 2, 3))
+            gutter = ctx.size * x.uniform(1.5, 4.0)
+            col_w = (flow.width - gutter * (n - 1)) / n
+            lowest, ok = flow.y, False
+            for k in range(n):
+                col = _Flow(ctx, flow.x + k * (col_w + gutter), flow.y, col_w, flow.bottom)
+                if _add_trap(ctx, col):
+                    ok = True
+                    lowest = max(lowest, col.y)
+            flow.y = lowest
+        else:
+            ok = _add_trap(ctx, flow)
+        misses = 0 if ok else misses + 1
+
+
+def _paragraph_from(ctx: _Ctx, width: float) -> tuple[float, Draw]:
+    """A paragraph drawn from ``ctx.extra`` (``_paragraph`` draws from the page's stream)."""
+    x = ctx.extra
+    text = " ".join(_sentence(x, ctx.lang) for _ in range(x.randint(2, 4)))
+    return _text_block(ctx, text, width, justify=x.random() < 0.5, rng=x)
 
 
 def _prose_columns(ctx: _Ctx, x: float, y: float, width: float, bottom: float, n: int) -> float:
@@ -1546,14 +1694,24 @@ def _furniture(ctx: _Ctx, margin: float) -> tuple[float, float]:
 
 
 def _build(
-    rng: random.Random, lang: str, layout: str, chart_rng: random.Random | None = None
-) -> tuple[bytes, float, float, list[TableTruth]]:
+    rng: random.Random,
+    lang: str,
+    layout: str,
+    chart_rng: random.Random | None = None,
+    extra: random.Random | None = None,
+    trap: str | None = None,
+) -> tuple[bytes, float, float, list[TableTruth], list[str]]:
     size_name = rng.choice(("a4", "a4", "letter"))
     page_w, page_h = A4 if size_name == "a4" else LETTER
     buf = io.BytesIO()
     canvas = Canvas(buf, pagesize=(page_w, page_h), invariant=1, pageCompression=1)
     family = rng.choice(fonts.FAMILIES)
     ctx = _Ctx(rng, lang, canvas, page_w, page_h, fonts.family(family), rng.uniform(7.5, 11.0))
+    ctx.extra = extra or random.Random(0)
+    ctx.looks = extra is not None
+    ctx.trap = trap
+    # the look-alikes' plan for the page, drawn first from their own stream (none without)
+    plan, where = (ctx.extra.random(), ctx.extra.random()) if ctx.looks else (1.0, 1.0)
     margin = rng.uniform(40, 80)
     top, bottom = _furniture(ctx, margin)
     width = page_w - 2 * margin
@@ -1574,7 +1732,14 @@ def _build(
             flow.add(_paragraph(ctx, width))
         if chart_at < 0.2:
             chart()
-        flow.table()
+        if plan < 0.25:
+            _table_beside_trap(ctx, flow)
+        else:
+            if plan < 0.6 and where < 0.5:
+                _add_trap(ctx, flow, _room(ctx))
+            flow.table()
+            if plan < 0.6 and where >= 0.3:
+                _add_trap(ctx, flow)
         if 0.2 <= chart_at < 0.4:
             chart()
         while flow.add(_paragraph(ctx, width)):
@@ -1592,6 +1757,8 @@ def _build(
             flow.y = max(left.y, right.y)
         else:
             flow.table()
+            if plan < 0.35:
+                _add_trap(ctx, flow, _room(ctx))
             if rng.random() < 0.6:
                 flow.add(_paragraph(ctx, width, rng.randint(1, 3)))
             flow.table()
@@ -1610,6 +1777,8 @@ def _build(
         if rng.random() < 0.5:
             tflow.add(_paragraph(ctx, table_w))
         pflow = _Flow(ctx, px, flow.y, prose_w, bottom)
+        if plan < 0.4:
+            _add_trap(ctx, pflow)
         while pflow.add(
             _paragraph(ctx, prose_w) if rng.random() < 0.75 else _list_block(ctx, prose_w)
         ):
@@ -1617,8 +1786,12 @@ def _build(
     elif layout == "with_traps":
         blocks = ["table", "kv", "list", "para"]
         rng.shuffle(blocks)
-        for b in blocks:
-            if b == "table":
+        for _ in range(int(plan < 0.7) + int(plan < 0.3)):
+            blocks.insert(ctx.extra.randint(0, len(blocks)), "trap")
+        for k, b in enumerate(blocks):
+            if b == "trap":
+                _add_trap(ctx, flow, _room(ctx) if "table" in blocks[k:] else 0.0)
+            elif b == "table":
                 flow.table()
             elif b == "kv":
                 flow.add(_kv_block(ctx, width))
@@ -1634,7 +1807,11 @@ def _build(
         kind = rng.choice(("columns", "columns", "lists", "kv", "contents"))
         if chart_at < 0.4:
             kind = "charts"
-        if kind == "charts":
+        if kind != "charts" and (plan < 0.55 or trap is not None):
+            kind = "traps"
+        if kind == "traps":
+            _trap_page(ctx, flow)
+        elif kind == "charts":
             while flow.add(
                 _chart(ctx, width, charts) if charts.random() < 0.6 else _paragraph(ctx, width)
             ):
@@ -1664,7 +1841,7 @@ def _build(
                 pass
     canvas.showPage()
     canvas.save()
-    return buf.getvalue(), float(page_w), float(page_h), ctx.tables
+    return buf.getvalue(), float(page_w), float(page_h), ctx.tables, ctx.traps
 
 
 def table_page(
@@ -1675,6 +1852,8 @@ def table_page(
     lang: str | None = None,
     dpi: int | None = None,
     charts: bool = False,
+    trap: str | None = None,
+    look_alikes: bool = True,
 ) -> TablePage:
     """One generated page and the truth of its tables, deterministic per argument set.
 
@@ -1682,7 +1861,11 @@ def table_page(
     ``TABLE_LANGS``. ``scanned=True`` returns the same page as an image-only scan at ``dpi``
     (150-300 dpi drawn from the seed when None); the truth boxes stay those of the drawing.
     ``charts=True`` adds the chart traps (the page is otherwise drawn as without them until
-    a chart takes its place; the table models are trained without them so far).
+    a chart takes its place; the table models are trained without them so far). ``trap``
+    (one of ``table_traps.TRAP_KINDS``) makes every look-alike block drawn of that kind, and
+    a ``no_table`` page a page of them. ``look_alikes=False`` draws the page as the generator
+    did before the look-alikes and the lighter rulings (the tests pinned to a page drawn
+    then keep it).
     """
     rng = random.Random(f"tables-{seed}")
     chosen_layout = layout or rng.choice(
@@ -1693,10 +1876,15 @@ def table_page(
     chosen_lang = lang or rng.choice(("en", "en", "de", "de", "fr", "es", "nl"))
     if chosen_lang not in TABLE_LANGS:
         raise ValueError(f"unknown language {chosen_lang!r}")
+    if trap is not None and (trap not in table_traps.TRAP_KINDS or not look_alikes):
+        raise ValueError(f"unknown trap {trap!r} or look-alikes off")
     scan_rng = random.Random(f"tables-scan-{seed}")
     chart_rng = random.Random(f"tables-chart-{seed}") if charts else None
-    pdf, width, height, tables = _build(rng, chosen_lang, chosen_layout, chart_rng)
-    page = TablePage(seed, chosen_lang, chosen_layout, pdf, width, height, tables)
+    extra = random.Random(f"tables-trap-{seed}") if look_alikes else None
+    pdf, width, height, tables, traps = _build(
+        rng, chosen_lang, chosen_layout, chart_rng, extra, trap
+    )
+    page = TablePage(seed, chosen_lang, chosen_layout, pdf, width, height, tables, traps=traps)
     if scanned:
         chosen_dpi = dpi or scan_rng.choice((150, 200, 200, 250, 300))
         page.pdf = degrade(

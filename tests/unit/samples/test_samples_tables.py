@@ -10,6 +10,7 @@ import pypdfium2 as pdfium
 import pytest
 from tests.table_truth import check_drawn_truth
 
+from prefect_docai.samples.table_traps import TRAP_KINDS
 from prefect_docai.samples.tables import LAYOUTS, RULINGS, TABLE_LANGS, TablePage, table_page
 
 SEEDS = range(40)
@@ -90,3 +91,77 @@ def test_charts_are_drawn_as_traps_without_truth() -> None:
     assert (
         table_page(11, layout="no_table").pdf != table_page(11, layout="no_table", charts=True).pdf
     )
+
+
+@pytest.mark.parametrize("kind", TRAP_KINDS)
+def test_each_look_alike_draws_text_and_no_table(kind: str) -> None:
+    """A no-table page of one kind of look-alike (contents, form, key-value blocks side by
+    side...) draws several blocks of that kind, text in each, and its truth holds no table."""
+    for seed in (3, 4):
+        page = table_page(seed, layout="no_table", trap=kind)
+        assert page.tables == []
+        assert len(page.traps) >= 2 and set(page.traps) == {kind}
+        with pdfplumber.open(io.BytesIO(page.pdf)) as pdf:
+            words = pdf.pages[0].extract_words()
+        assert len(words) >= 40
+    with pytest.raises(ValueError):
+        table_page(3, trap="poster")
+
+
+def test_look_alikes_beside_tables_leave_the_truth_alone() -> None:
+    """Look-alikes above, below and beside a table: the table's box holds its cells' text
+    only, and each page lists the blocks it drew."""
+    pages = [table_page(seed, layout="single", trap=kind) for seed, kind in enumerate(TRAP_KINDS)]
+    pages += [table_page(seed, layout="with_traps") for seed in range(8)]
+    assert sum(bool(p.traps) for p in pages) >= 10
+    assert all(len(p.tables) == 1 for p in pages)
+    check_drawn_truth(pages)
+
+
+def test_look_alikes_are_common_and_varied() -> None:
+    """Over drawn pages, most carry look-alikes, of every kind, on table and no-table pages."""
+    pages = [table_page(seed) for seed in range(120)]
+    kinds = Counter(k for p in pages for k in p.traps)
+    assert set(kinds) == set(TRAP_KINDS)
+    assert 0.35 <= sum(bool(p.traps) for p in pages) / len(pages) <= 0.75
+    assert any(p.traps for p in pages if p.layout == "no_table")
+    assert any(p.traps for p in pages if p.tables)
+
+
+def test_unruled_and_partly_ruled_tables_are_most() -> None:
+    """The rulings' shares over many tables (``tables.LIGHTEN``): no line at all about a third,
+    rules that part no rows (header, top and bottom, booktabs) about two in five, rules
+    between the rows or a box about a quarter."""
+    tables = [t for seed in range(250) for t in table_page(seed).tables]
+    assert len(tables) >= 200
+    share = Counter(
+        "bare"
+        if t.ruling in ("none", "zebra")
+        else "partly"
+        if t.ruling in ("header", "topbottom", "booktabs")
+        else "ruled"
+        for t in tables
+    )
+    assert 0.22 <= share["bare"] / len(tables) <= 0.45
+    assert 0.30 <= share["partly"] / len(tables) <= 0.55
+    assert 0.15 <= share["ruled"] / len(tables) <= 0.35
+
+
+def test_without_look_alikes_the_page_is_drawn_as_before_them() -> None:
+    """``look_alikes=False``: no look-alike and none of the lighter rulings (the tests pinned
+    to a page drawn before them keep it); with them, most pages change."""
+    plain = [table_page(seed, look_alikes=False) for seed in range(40)]
+    assert all(not p.traps for p in plain)
+    assert all(t.ruling != "topbottom" for p in plain for t in p.tables)
+    changed = sum(p.pdf != table_page(p.seed).pdf for p in plain)
+    assert 20 <= changed <= 38
+
+
+def test_no_caption_without_its_table() -> None:
+    """A table that finds no room on the page takes its caption with it (seed 193 drew
+    "Table 2: ..." over nothing before)."""
+    page = table_page(193, look_alikes=False)
+    with pdfplumber.open(io.BytesIO(page.pdf)) as pdf:
+        text = pdf.pages[0].extract_text() or ""
+    captions = [line for line in text.splitlines() if line.startswith("Table ")]
+    assert len(page.tables) == 1 and len(captions) <= 1
