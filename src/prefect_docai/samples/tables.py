@@ -1735,10 +1735,10 @@ def _build(
         if plan < 0.25:
             _table_beside_trap(ctx, flow)
         else:
-            if plan < 0.6 and where < 0.5:
+            if plan < 0.85 and where < 0.5:
                 _add_trap(ctx, flow, _room(ctx))
             flow.table()
-            if plan < 0.6 and where >= 0.3:
+            if plan < 0.85 and where >= 0.3:
                 _add_trap(ctx, flow)
         if 0.2 <= chart_at < 0.4:
             chart()
@@ -1757,7 +1757,7 @@ def _build(
             flow.y = max(left.y, right.y)
         else:
             flow.table()
-            if plan < 0.35:
+            if plan < 0.7:
                 _add_trap(ctx, flow, _room(ctx))
             if rng.random() < 0.6:
                 flow.add(_paragraph(ctx, width, rng.randint(1, 3)))
@@ -1777,7 +1777,7 @@ def _build(
         if rng.random() < 0.5:
             tflow.add(_paragraph(ctx, table_w))
         pflow = _Flow(ctx, px, flow.y, prose_w, bottom)
-        if plan < 0.4:
+        if plan < 0.75:
             _add_trap(ctx, pflow)
         while pflow.add(
             _paragraph(ctx, prose_w) if rng.random() < 0.75 else _list_block(ctx, prose_w)
@@ -1786,7 +1786,7 @@ def _build(
     elif layout == "with_traps":
         blocks = ["table", "kv", "list", "para"]
         rng.shuffle(blocks)
-        for _ in range(int(plan < 0.7) + int(plan < 0.3)):
+        for _ in range(int(plan < 0.9) + int(plan < 0.4)):
             blocks.insert(ctx.extra.randint(0, len(blocks)), "trap")
         for k, b in enumerate(blocks):
             if b == "trap":
@@ -1807,7 +1807,7 @@ def _build(
         kind = rng.choice(("columns", "columns", "lists", "kv", "contents"))
         if chart_at < 0.4:
             kind = "charts"
-        if kind != "charts" and (plan < 0.55 or trap is not None):
+        if kind != "charts" and (plan < 0.85 or trap is not None):
             kind = "traps"
         if kind == "traps":
             _trap_page(ctx, flow)

@@ -123,7 +123,7 @@ def test_look_alikes_are_common_and_varied() -> None:
     pages = [table_page(seed) for seed in range(120)]
     kinds = Counter(k for p in pages for k in p.traps)
     assert set(kinds) == set(TRAP_KINDS)
-    assert 0.35 <= sum(bool(p.traps) for p in pages) / len(pages) <= 0.75
+    assert 0.6 <= sum(bool(p.traps) for p in pages) / len(pages) <= 0.9
     assert any(p.traps for p in pages if p.layout == "no_table")
     assert any(p.traps for p in pages if p.tables)
 
@@ -154,7 +154,7 @@ def test_without_look_alikes_the_page_is_drawn_as_before_them() -> None:
     assert all(not p.traps for p in plain)
     assert all(t.ruling != "topbottom" for p in plain for t in p.tables)
     changed = sum(p.pdf != table_page(p.seed).pdf for p in plain)
-    assert 20 <= changed <= 38
+    assert 28 <= changed <= 39
 
 
 def test_no_caption_without_its_table() -> None:
