@@ -8,7 +8,8 @@ Run (from the repo root; scanned pages go through OCR, a few minutes on one core
 
 Sources: ``icdar-eu`` and ``icdar-us`` (the visible ICDAR 2013 competition pages),
 ``tabula`` (the tabula-java fixtures) and ``generated`` (``samples.tables`` pages, seeds
-``0..--generated-1``, the first ``--scanned`` also as scans, no-table trap pages included;
+``0..--generated-1``, the first ``--scanned`` also as scans, no-table trap pages and unruled
+look-alikes (``samples.table_traps``) included;
 ``--charts``: with the chart traps of ``samples.tables``) and ``invoices`` (generated
 template invoices, born-digital, ``training.tables.invoice_runs``: region-model training data
 only (the line-items table a positive, candidates without a line item negatives), scored by

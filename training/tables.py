@@ -19,7 +19,10 @@ Data: every candidate region the rule finders (``engines.tables``) propose on
   tabula-java fixtures), born-digital and rasterized (the pages that hold tables, 200 dpi
   grey through ``samples.degrade``: skew <= 0.7 degrees, blur, noise);
 * generated table pages (``samples.tables``: seeds ``0..--generated-1`` born-digital, the
-  first ``--scanned`` of them also scanned), including the no-table trap pages;
+  first ``--scanned`` of them also scanned), including the no-table trap pages and the
+  unruled look-alikes (``samples.table_traps``: contents, forms, key-value blocks side by
+  side, prose columns, lists with amounts, address and signature blocks, headed paragraphs)
+  beside and between the tables, three in four of which have no rule between their rows;
 * with ``--sheets`` (150 by default, see ``SHEETS``), generated administrative sheets
   (``samples.sheets``: seeds ``0..--sheets-1``, the first ``--sheets-scanned`` also
   scanned): tables, many unruled, beside key-value blocks, lists,
