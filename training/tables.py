@@ -19,10 +19,7 @@ Data: every candidate region the rule finders (``engines.tables``) propose on
   tabula-java fixtures), born-digital and rasterized (the pages that hold tables, 200 dpi
   grey through ``samples.degrade``: skew <= 0.7 degrees, blur, noise);
 * generated table pages (``samples.tables``: seeds ``0..--generated-1`` born-digital, the
-  first ``--scanned`` of them also scanned), including the no-table trap pages and the
-  unruled look-alikes (``samples.table_traps``: contents, forms, key-value blocks side by
-  side, prose columns, lists with amounts, address and signature blocks, headed paragraphs)
-  beside and between the tables, three in four of which have no rule between their rows;
+  first ``--scanned`` of them also scanned), including the no-table trap pages;
 * with ``--sheets`` (150 by default, see ``SHEETS``), generated administrative sheets
   (``samples.sheets``: seeds ``0..--sheets-1``, the first ``--sheets-scanned`` also
   scanned): tables, many unruled, beside key-value blocks, lists,
@@ -382,7 +379,12 @@ def _page_run(
 
 
 def generated_runs(
-    count: int, scanned: int, directory: Path, cache: bool = True, charts: bool = False
+    count: int,
+    scanned: int,
+    directory: Path,
+    cache: bool = True,
+    charts: bool = False,
+    look_alikes: bool = False,
 ) -> list[DocRun]:
     from prefect_docai.samples.tables import table_page
 
@@ -390,7 +392,9 @@ def generated_runs(
     for seed in range(count):
         modes = ("pdf", "scan") if seed < scanned else ("pdf",)
         for mode in modes:
-            page = table_page(seed, scanned=mode == "scan", charts=charts)
+            page = table_page(
+                seed, scanned=mode == "scan", charts=charts, look_alikes=look_alikes
+            )
             name = f"gen-{seed}-{mode}"
             runs.append(_page_run(page, name, "generated", f"gen-{seed}", directory, cache))
     return runs
@@ -793,13 +797,16 @@ def collect(
     charts: bool = False,
     sheets: int = 0,
     sheets_scanned: int = 0,
+    look_alikes: bool = False,
 ) -> list[DocRun]:
-    """The visible corpus runs, the generated table pages (with charts: ``charts``),
+    """The visible corpus runs, the generated table pages (with charts: ``charts``; with
+    the unruled look-alike blocks and lighter rulings of ``samples.table_traps``:
+    ``look_alikes``, not in the shipped models' training data),
     ``invoices`` generated invoices (region-model training data, scored by their line items)
     and ``sheets`` generated administrative sheets (the first ``sheets_scanned`` also
     scanned)."""
     runs = visible_runs(corpus, ("pdf", "scan"), cache)
-    runs += generated_runs(generated, scanned, work, cache, charts)
+    runs += generated_runs(generated, scanned, work, cache, charts, look_alikes)
     runs += invoice_runs(invoices, work, cache)
     runs += sheet_runs(sheets, sheets_scanned, work, cache)
     return runs

@@ -1567,6 +1567,10 @@ class _Flow:
             return False
         block = _table(self.ctx, self.width, self.space - cap_h - reserve, max_cols)
         if block is None:
+            if cap is not None and not self.ctx.looks:
+                # drawn as the pages the shipped table models were fitted on (a caption
+                # over nothing, seed 193), so that those pages stay reproducible
+                self.add(cap, self.ctx.size * 0.6)
             return False  # no caption without its table
         if cap is not None:
             self.add(cap, self.ctx.size * 0.6)
@@ -1853,7 +1857,7 @@ def table_page(
     dpi: int | None = None,
     charts: bool = False,
     trap: str | None = None,
-    look_alikes: bool = True,
+    look_alikes: bool = False,
 ) -> TablePage:
     """One generated page and the truth of its tables, deterministic per argument set.
 
@@ -1863,9 +1867,12 @@ def table_page(
     ``charts=True`` adds the chart traps (the page is otherwise drawn as without them until
     a chart takes its place; the table models are trained without them so far). ``trap``
     (one of ``table_traps.TRAP_KINDS``) makes every look-alike block drawn of that kind, and
-    a ``no_table`` page a page of them. ``look_alikes=False`` draws the page as the generator
-    did before the look-alikes and the lighter rulings (the tests pinned to a page drawn
-    then keep it).
+    a ``no_table`` page a page of them. ``look_alikes=True`` adds the unruled look-alike blocks
+    and the lighter rulings (from a random stream of their own, ``tables-trap-<seed>``);
+    off by default: the shipped table models are fitted on the pages without them, and
+    with them held-out ICDAR recall fell (session 24: small ruled grids lost to the form
+    look-alikes' boxes), so they are measured (``benchmarks.tables_cv --look-alikes``), not
+    yet trained on.
     """
     rng = random.Random(f"tables-{seed}")
     chosen_layout = layout or rng.choice(
