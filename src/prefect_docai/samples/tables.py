@@ -11,8 +11,8 @@ Variety (all drawn from the seed):
 
 * rulings: full grid, horizontal rules only, booktabs (top/mid/bottom with group
   underlines), a rule under the header only, rules above and below the table only, outer
-  box, vertical rules only, zebra shading, none at all; unruled and partly ruled tables are
-  three in four (``LIGHTEN``);
+  box, vertical rules only, zebra shading, none at all; with ``look_alikes=True`` unruled
+  and partly ruled tables are three in four (``LIGHTEN``);
 * headers of one or two rows, group headings spanning columns, a stub heading spanning both
   header rows, header cells wrapped over two lines;
 * multi-line (wrapped) text cells, section rows, total rows, empty and dash cells, footnote
@@ -24,12 +24,13 @@ Variety (all drawn from the seed):
   beside a prose column, a table with lists and key-value blocks around it, and pages with
   no table at all (multi-column justified prose, lists, key-value blocks, a contents list
   with dot leaders, vector charts with ``charts=True``): the false-positive traps;
-* unruled look-alikes (``samples.table_traps``: contents lists, forms to fill in, key-value
-  blocks side by side, prose columns, lists with amounts flush right, address and signature
-  blocks side by side, paragraphs headed in a margin column) beside a table, above or below
-  it, between two tables, atop a prose column, and whole pages of them instead of a table;
-  drawn from a stream of their own (``tables-trap-<seed>``), so a page they leave alone is
-  drawn as before them (``TablePage.traps`` names those drawn);
+* with ``look_alikes=True`` (off by default): unruled look-alikes (``samples.table_traps``:
+  contents lists, forms to fill in, key-value blocks side by side, prose columns, lists with
+  amounts flush right, address and signature blocks side by side, paragraphs headed in a
+  margin column) beside a table, above or below it, between two tables, atop a prose
+  column, and whole pages of them instead of a table; drawn from a stream of their own
+  (``tables-trap-<seed>``), so a page they leave alone is drawn as before them
+  (``TablePage.traps`` names those drawn);
 * with ``charts=True``: charts (bars, horizontal bars, lines with or without markers;
   value ticks, grid lines, value labels above or inside the bars, legends, figure titles,
   source lines) above or below the table of a one-table page, after the blocks of a trap
@@ -83,7 +84,8 @@ LIGHT_RULINGS: tuple[str, ...] = (
     "booktabs",
 )
 LIGHTEN = 0.5
-"""A table's ruling is first drawn uniformly from the eight of ``_DRAWN_RULINGS``; then, with
+"""A table's ruling is first drawn uniformly from the eight of ``_DRAWN_RULINGS``; then (with
+``look_alikes=True`` only), with
 probability ``LIGHTEN`` (from the page's stream of trap draws, ``tables-trap-<seed>``), drawn
 again from ``LIGHT_RULINGS``. Shares per table: no line at all (none, zebra) about 35 %, a
 rule or two that do not part the rows (header, top and bottom, booktabs) about 40 %, rules

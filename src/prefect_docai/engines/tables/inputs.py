@@ -70,12 +70,12 @@ def page_inputs(data: bytes, options: EngineOptions) -> tuple[list[PageInput], i
 
 
 KEPT_RASTERS = 4
+"""Straightened page rasters :func:`read_inputs` hands on (the last pages that rendered one;
+about 9 MB each for an A4 page at :data:`OCR_DPI`)."""
 KEPT_OCR_RASTERS = 8
 """Deskewed OCR rasters the document keeps for :func:`straight_raster` (the last pages
 read; a page's is let go once taken). The pages are all read before their scan steps
 run: a longer scan renders the rest again."""
-"""Straightened page rasters :func:`read_inputs` hands on (the last pages that rendered one;
-about 9 MB each for an A4 page at :data:`OCR_DPI`)."""
 
 
 def read_inputs(
