@@ -1,17 +1,33 @@
 """Two runs of the flow overlap on one source and one destination (one event, two
-deployments): every document lands once and the service charges each page once."""
+deployments): every document lands once and the service charges each page once.
+
+Started side by side, the runs need not overlap: on a busy machine one run could finish and
+checkpoint before the other reads the destination, and the other would then resume instead
+of uploading again. A gate makes the overlap certain: every upload waits until both runs
+have reached one, and a run uploads only after it has read the ledger and the checkpoints,
+so neither run can stage a document before the other has decided to process it too.
+"""
 
 from __future__ import annotations
 
 import asyncio
 from collections import Counter
 from pathlib import Path
+from typing import Unpack
+from uuid import UUID
 
 import pytest
+from prefect.runtime import flow_run
 from tests.flows.blocks import save_credentials
 
+from prefect_docai.client import DocAIClient, DocumentInput, UploadOptions, UploadReceipt
 from prefect_docai.datasets import DatasetStore
 from prefect_docai.flows import BatchSummary, process_documents
+from prefect_docai.models import Tool
+
+RUNS = 2
+GATE_TIMEOUT = 180.0
+"""Seconds an upload waits for the other run: long for a loaded machine, short of a hang."""
 
 
 @pytest.fixture(autouse=True)
@@ -20,7 +36,39 @@ def fast_service(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("OMP_THREAD_LIMIT", "1")
 
 
-def test_overlapping_runs_charge_once_and_write_each_document_once(tmp_path: Path) -> None:
+@pytest.fixture
+def uploaders(monkeypatch: pytest.MonkeyPatch) -> set[UUID]:
+    """Hold every upload until ``RUNS`` flow runs have each tried one; the runs that did."""
+    arrived: set[UUID] = set()
+    everyone = asyncio.Event()  # binds to the loop of its first wait: both runs share it
+    upload = DocAIClient.upload
+
+    async def gated(
+        self: DocAIClient,
+        tool: Tool | str,
+        document: DocumentInput,
+        **options: Unpack[UploadOptions],
+    ) -> UploadReceipt:
+        run = flow_run.id
+        assert run is not None, "an upload outside a flow run"
+        arrived.add(UUID(run))
+        if len(arrived) >= RUNS:
+            everyone.set()
+        try:
+            await asyncio.wait_for(everyone.wait(), GATE_TIMEOUT)
+        except TimeoutError:
+            raise AssertionError(
+                f"only {len(arrived)} of {RUNS} runs reached an upload in {GATE_TIMEOUT:.0f} s"
+            ) from None
+        return await upload(self, tool, document, **options)
+
+    monkeypatch.setattr(DocAIClient, "upload", gated)
+    return arrived
+
+
+def test_overlapping_runs_charge_once_and_write_each_document_once(
+    tmp_path: Path, uploaders: set[UUID]
+) -> None:
     from prefect_docai.samples.generate import generate
     from prefect_docai.samples.stream import make_stream
     from prefect_docai.server.embedded import EmbeddedService
@@ -51,6 +99,7 @@ def test_overlapping_runs_charge_once_and_write_each_document_once(tmp_path: Pat
         first, second = asyncio.run(both())
         spent = 500 - service.credits(creds.client_id)
 
+    assert len(uploaders) == RUNS
     # Each run saw every job (a replayed key answers with the same job) ...
     assert first.processed == second.processed == 3
     assert first.credits_used == second.credits_used > 0
