@@ -19,7 +19,11 @@ Data: every candidate region the rule finders (``engines.tables``) propose on
   tabula-java fixtures), born-digital and rasterized (the pages that hold tables, 200 dpi
   grey through ``samples.degrade``: skew <= 0.7 degrees, blur, noise);
 * generated table pages (``samples.tables``: seeds ``0..--generated-1`` born-digital, the
-  first ``--scanned`` of them also scanned), including the no-table trap pages;
+  first ``--scanned`` of them also scanned), including the no-table trap pages and the
+  unruled look-alike blocks of ``samples.table_traps`` (contents lists, forms, key-value
+  blocks side by side, prose columns, lists with amounts, address and signature blocks,
+  headed paragraphs) beside, between and instead of the tables: without them nearly every
+  unruled candidate the fit saw was a non-table and nearly every ruled one a table;
 * with ``--sheets`` (150 by default, see ``SHEETS``), generated administrative sheets
   (``samples.sheets``: seeds ``0..--sheets-1``, the first ``--sheets-scanned`` also
   scanned): tables, many unruled, beside key-value blocks, lists,
@@ -384,7 +388,7 @@ def generated_runs(
     directory: Path,
     cache: bool = True,
     charts: bool = False,
-    look_alikes: bool = False,
+    look_alikes: bool = True,
 ) -> list[DocRun]:
     from prefect_docai.samples.tables import table_page
 
@@ -797,11 +801,10 @@ def collect(
     charts: bool = False,
     sheets: int = 0,
     sheets_scanned: int = 0,
-    look_alikes: bool = False,
+    look_alikes: bool = True,
 ) -> list[DocRun]:
-    """The visible corpus runs, the generated table pages (with charts: ``charts``; with
-    the unruled look-alike blocks and lighter rulings of ``samples.table_traps``:
-    ``look_alikes``, not in the shipped models' training data),
+    """The visible corpus runs, the generated table pages (with charts: ``charts``; without
+    the unruled look-alike blocks of ``samples.table_traps``: ``look_alikes=False``),
     ``invoices`` generated invoices (region-model training data, scored by their line items)
     and ``sheets`` generated administrative sheets (the first ``sheets_scanned`` also
     scanned)."""

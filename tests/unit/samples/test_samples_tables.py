@@ -35,8 +35,7 @@ def test_variety(pages: list[TablePage]) -> None:
     assert set(TABLE_LANGS) <= {p.lang for p in pages} | {table_page(s).lang for s in range(40, 80)}
     tables = [t for p in pages for t in p.tables]
     rulings = {t.ruling for t in tables} | {
-        # "topbottom" is one of the lighter rulings drawn with the look-alikes only
-        t.ruling for s in range(40, 80) for t in table_page(s, look_alikes=True).tables
+        t.ruling for s in range(40, 80) for t in table_page(s).tables
     }
     assert rulings == set(RULINGS)
     assert any(t.header_rows == 2 for t in tables)
@@ -132,46 +131,47 @@ def test_look_alikes_are_common_and_varied() -> None:
     assert any(p.traps for p in pages if p.tables)
 
 
-def test_unruled_and_partly_ruled_tables_are_most() -> None:
-    """The rulings' shares over many tables (``tables.LIGHTEN``): no line at all about a third,
-    rules that part no rows (header, top and bottom, booktabs) about two in five, rules
-    between the rows or a box about a quarter."""
-    tables = [t for seed in range(250) for t in table_page(seed, look_alikes=True).tables]
-    assert len(tables) >= 200
-    share = Counter(
-        "bare"
-        if t.ruling in ("none", "zebra")
-        else "partly"
-        if t.ruling in ("header", "topbottom", "booktabs")
-        else "ruled"
-        for t in tables
-    )
-    assert 0.22 <= share["bare"] / len(tables) <= 0.45
-    assert 0.30 <= share["partly"] / len(tables) <= 0.55
-    assert 0.15 <= share["ruled"] / len(tables) <= 0.35
+@pytest.mark.parametrize("kind", TRAP_KINDS)
+def test_look_alikes_draw_no_rule_and_no_box(kind: str) -> None:
+    """The look-alikes are unruled: no line, box or curve on a page of them (blanks to fill
+    in are underscores or dots). A ruled look-alike is a small ruled grid that is no table,
+    and fitted on those the region model dropped real small ruled tables."""
+    for seed in (3, 4, 5):
+        page = table_page(seed, layout="no_table", trap=kind)
+        with pdfplumber.open(io.BytesIO(page.pdf)) as pdf:
+            drawn = pdf.pages[0].lines + pdf.pages[0].rects + pdf.pages[0].curves
+        assert page.traps and drawn == [], (seed, len(drawn))
+
+
+def test_rulings_stay_even_beside_look_alikes() -> None:
+    """Every ruling stays common on pages with look-alikes: the look-alikes add unruled
+    non-tables, they do not make the tables lighter (that cost held-out ICDAR its small
+    ruled grids, session 24)."""
+    share = Counter(t.ruling for seed in range(150) for t in table_page(seed).tables)
+    assert set(share) == set(RULINGS) and sum(share.values()) >= 120
+    assert max(share.values()) <= 2.5 * min(share.values()), share
 
 
 def test_without_look_alikes_the_page_is_drawn_as_before_them() -> None:
-    """By default (``look_alikes=False``, the pages the shipped models are fitted on): no
-    look-alike and none of the lighter rulings; with them, most pages change."""
-    plain = [table_page(seed) for seed in range(40)]
+    """``look_alikes=False`` (the pages before session 25): no look-alike; with them (the
+    default, the pages the shipped models are fitted on), most pages change."""
+    plain = [table_page(seed, look_alikes=False) for seed in range(40)]
     assert all(not p.traps for p in plain)
-    assert all(t.ruling != "topbottom" for p in plain for t in p.tables)
-    changed = sum(p.pdf != table_page(p.seed, look_alikes=True).pdf for p in plain)
-    assert 28 <= changed <= 39
+    changed = sum(p.pdf != table_page(p.seed).pdf for p in plain)
+    assert 24 <= changed <= 39
 
 
 def test_no_caption_without_its_table() -> None:
     """With look-alikes, a table that finds no room on the page takes its caption with it;
-    without them seed 193 still draws "Table 2: ..." over nothing, as on the pages the
-    shipped models were fitted on (kept so that those pages stay reproducible)."""
+    without them seed 193 still draws "Table 2: ..." over nothing, as on the pages before
+    session 25 (kept so that those pages stay reproducible)."""
 
     def captions(page: TablePage) -> int:
         with pdfplumber.open(io.BytesIO(page.pdf)) as pdf:
             text = pdf.pages[0].extract_text() or ""
         return sum(line.startswith("Table ") for line in text.splitlines())
 
-    page = table_page(193, look_alikes=True)
+    page = table_page(193)
     assert len(page.tables) == 1 and captions(page) <= 1
-    old = table_page(193)
+    old = table_page(193, look_alikes=False)
     assert len(old.tables) == 1 and captions(old) == 2
