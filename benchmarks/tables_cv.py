@@ -5,6 +5,7 @@ Run (from the repo root; scanned pages go through OCR, a few minutes on one core
     OMP_THREAD_LIMIT=1 nice -n 10 .venv/bin/python -m benchmarks.tables_cv \
         [--generated 300] [--scanned 150] [--invoices 120] [--sheets 150]
         [--sheets-scanned 40] [--charts] [--no-look-alikes] [--folds 5] [--no-cache]
+        [--engine-only] [--fits 3]
 
 Sources: ``icdar-eu`` and ``icdar-us`` (the visible ICDAR 2013 competition pages),
 ``tabula`` (the tabula-java fixtures) and ``generated`` (``samples.tables`` pages, seeds
@@ -56,7 +57,12 @@ Rows per decision:
 * ``rowsep in-sample`` / ``rowsep LOSO`` / ``rowsep k-fold`` (today's engine; ``--engine-only``
   computes only these and ``rules``): as the three ``rows`` rows, with the candidates' rows first regrouped by the row-separator model
   (``engines.tables.rowsep``) trained on the same training split (its truth: the cell boxes
-  of the generated and ICDAR pages in the split).
+  of the generated and ICDAR pages in the split);
+* with ``--fits N``, ``rowsep <split> fit<k>``: the three ``rowsep`` rows again with every
+  model fitted on subsample 0.8 and random_state ``k`` (``training.tables.FitDraw``), for
+  k = 1..N, summed up as the mean over the fits and half their range (``fit_spread``). A
+  fit alone moves the held-out figures of the smaller sources by 1-3 points; a change
+  counts when it clears that spread.
 
 The ``rules`` and ``model`` rows do not peel (the engine before the row model). The models
 are retrained per fold; nothing is tuned on the scored fold (thresholds fixed at 0.5; the
@@ -78,8 +84,10 @@ from typing import Any
 from training.tables import (
     SHEETS,
     SHEETS_SCANNED,
+    SHIPPED,
     Candidate,
     DocRun,
+    FitDraw,
     apply_rowsep,
     collect,
     export,
@@ -168,35 +176,39 @@ def _apply(model: Any, runs: list[DocRun], idx: list[int], keeps: dict[int, list
         keeps[i] = [region.is_table(c.features) for c in runs[i].candidates]
 
 
-def _row_model(runs: list[DocRun]) -> Any:
+def _row_model(runs: list[DocRun], draw: FitDraw = SHIPPED) -> Any:
     from prefect_docai.engines.tables.extent import ROW_FEATURE_NAMES, RowModel
 
-    return RowModel.from_json(export(fit_rows(runs), names=ROW_FEATURE_NAMES))
+    return RowModel.from_json(export(fit_rows(runs, draw), names=ROW_FEATURE_NAMES))
 
 
-def _rowsep_model(runs: list[DocRun]) -> Any:
+def _rowsep_model(runs: list[DocRun], draw: FitDraw = SHIPPED) -> Any:
     from prefect_docai.engines.tables.rowsep import ROWSEP_FEATURE_NAMES, RowSepModel
 
-    return RowSepModel.from_json(export(fit_rowsep(runs), names=ROWSEP_FEATURE_NAMES))
+    return RowSepModel.from_json(export(fit_rowsep(runs, draw), names=ROWSEP_FEATURE_NAMES))
 
 
 def _with_rows(
-    runs: list[DocRun], splits: list[tuple[list[int], list[int]]], rowsep: bool = False
+    runs: list[DocRun],
+    splits: list[tuple[list[int], list[int]]],
+    rowsep: bool = False,
+    draw: FitDraw = SHIPPED,
 ) -> dict[tuple[str, str], CvScore]:
     """Per split (train, test): the row model and the region model trained on ``train``
     (its candidates peeled by that row model), applied to ``test``; with ``rowsep`` the
-    candidates' rows are first regrouped by the row-separator model trained on ``train``."""
+    candidates' rows are first regrouped by the row-separator model trained on ``train``.
+    Every model is fitted with ``draw``."""
     keeps: dict[int, list[bool]] = {}
     peeled: dict[int, list[Candidate]] = {}
     for train, test in splits:
         if rowsep:
-            separator = _rowsep_model([runs[i] for i in train])
+            separator = _rowsep_model([runs[i] for i in train], draw)
             for i in train + test:
                 apply_rowsep(runs[i], separator)
-        rows = _row_model([runs[i] for i in train])
+        rows = _row_model([runs[i] for i in train], draw)
         for i in train + test:
             materialize(runs[i], rows)
-        _apply(fit([runs[i] for i in train]), runs, test, keeps)
+        _apply(fit([runs[i] for i in train], draw), runs, test, keeps)
         for i in test:
             peeled[i] = runs[i].candidates
     for i, cands in peeled.items():
@@ -231,9 +243,16 @@ def run_all(
     rows: bool = True,
     rowsep: bool = True,
     engine_only: bool = False,
+    fits: int = 0,
 ) -> dict[str, dict[tuple[str, str], CvScore]]:
+    """The decisions' scores by (mode, set). ``fits``: today's engine (the ``rowsep`` rows)
+    also fitted ``fits`` times more with subsample 0.8 and random_state 1..``fits``, as
+    ``rowsep <split> fit<k>`` (summed up by :func:`fit_spread`)."""
     out: dict[str, dict[tuple[str, str], CvScore]] = {}
     everything = list(range(len(runs)))
+    for k in range(1, fits + 1):
+        for name, parts in _splits(runs, folds).items():
+            out[f"rowsep {name} fit{k}"] = _with_rows(runs, parts, True, FitDraw(0.8, k))
     if engine_only:
         out["rules"] = evaluate(runs, {i: [True] * len(runs[i].candidates) for i in everything})
         for name, parts in _splits(runs, folds).items():
@@ -279,6 +298,35 @@ def _row(score: CvScore) -> dict[str, Any]:
     return row
 
 
+SPREAD_METRICS = ("det_precision", "det_recall", "cell_f1")
+
+
+def fit_spread(
+    results: dict[str, dict[tuple[str, str], CvScore]],
+) -> list[dict[str, Any]]:
+    """The ``rowsep <split> fit<k>`` decisions summed up per split, mode and set: for each
+    of ``SPREAD_METRICS`` the mean over the fits and half their range (the figure a change
+    must clear to count, rather than the one fit's)."""
+    by: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
+    for decision, scores in results.items():
+        stem, _, fit_name = decision.rpartition(" ")
+        if not (stem.startswith("rowsep ") and fit_name.startswith("fit")):
+            continue
+        for (mode, set_name), score in scores.items():
+            by.setdefault((stem, mode, set_name), []).append(_row(score))
+    out = []
+    for (decision, mode, set_name), rows in by.items():
+        entry: dict[str, Any] = {"decision": decision, "mode": mode, "set": set_name}
+        entry["fits"] = len(rows)
+        for metric in SPREAD_METRICS:
+            values = [r[metric] for r in rows if r.get(metric) is not None]
+            if values:
+                entry[metric] = round(sum(values) / len(values), 4)
+                entry[f"{metric}_half_range"] = round((max(values) - min(values)) / 2, 4)
+        out.append(entry)
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--generated", type=int, default=300)
@@ -294,6 +342,12 @@ def main() -> int:
         help="generated pages without the unruled look-alikes",
     )
     parser.add_argument("--no-cache", action="store_true")
+    parser.add_argument(
+        "--fits",
+        type=int,
+        default=0,
+        help="also fit today's engine N times (subsample 0.8, random_state 1..N): mean and spread",
+    )
     parser.add_argument(
         "--engine-only",
         action="store_true",
@@ -318,7 +372,7 @@ def main() -> int:
             args.sheets_scanned,
             not args.no_look_alikes,
         )
-    results = run_all(runs, args.folds, engine_only=args.engine_only)
+    results = run_all(runs, args.folds, engine_only=args.engine_only, fits=args.fits)
     header = (
         f"{'decision':<16} {'mode':<5} {'set':<10} {'detP':>5} {'detR':>5} {'cellF1':>6} "
         f"{'cellF1*':>7} {'adjF1':>6} {'s/page':>6} {'tables':>6}"
@@ -339,6 +393,9 @@ def main() -> int:
                 if score is None:
                     continue
                 row = _row(score)
+                report["rows"].append({"decision": decision, "mode": mode, "set": set_name, **row})
+                if " fit" in decision:
+                    continue  # each fit in the JSON; their mean and spread in the text
                 det_p = "-" if set_name in ("tabula", "invoices") else f"{row['det_precision']:.3f}"
                 strict = "-" if row["cell_f1_strict"] is None else f"{row['cell_f1_strict']:.3f}"
                 lines.append(
@@ -346,7 +403,12 @@ def main() -> int:
                     f"{row['det_recall']:>5.3f} {row['cell_f1']:>6.3f} {strict:>7} {row['adj_f1']:>6.3f} "
                     f"{row['s_per_page']:>6.3f} {row['gt_tables']:>6}"
                 )
-                report["rows"].append({"decision": decision, "mode": mode, "set": set_name, **row})
+    report["fit_spread"] = spread = fit_spread(results)
+    for e in spread:
+        figures = " ".join(
+            f"{m} {e[m]:.3f}±{e[m + '_half_range']:.3f}" for m in SPREAD_METRICS if m in e
+        )
+        lines.append(f"{e['decision']:<16} {e['mode']:<5} {e['set']:<10} x{e['fits']}: {figures}")
     print("\n".join(lines))
     RESULTS.mkdir(parents=True, exist_ok=True)
     out = RESULTS / "tables_cv.json"

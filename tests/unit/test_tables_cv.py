@@ -7,7 +7,7 @@ from pathlib import Path
 
 from benchmarks import tables_cv as cv
 from benchmarks.tables import Doc, GtTable
-from training.tables import Candidate, DocRun, export, fit, label, materialize
+from training.tables import SHIPPED, Candidate, DocRun, FitDraw, export, fit, label, materialize
 
 from prefect_docai.engines.page.model import Word
 from prefect_docai.engines.tables.extent import ROW_FEATURE_NAMES, RowModel
@@ -139,3 +139,48 @@ def test_the_region_model_learns_a_peeled_candidate_as_found_too() -> None:
     assert found.grid[0][0] == "Summary" and peeled.grid[0][0] == "Region"
     assert found.box[1] < peeled.box[1]
     assert len(found.features) == len(peeled.features) == len(FEATURE_NAMES)
+
+
+def _noisy_runs() -> list[DocRun]:
+    runs = []
+    for i in range(60):
+        run = _run([GtTable("d", 1, BOX, GRID)])
+        feats = [float((i * 7 + k * 3) % 11) for k in range(len(FEATURE_NAMES))]
+        # a label the features do not decide alone: the trees differ with the draw
+        run.candidates = [Candidate(1, BOX, GRID, feats, int(feats[0] + (i % 3) > 6))]
+        runs.append(run)
+    return runs
+
+
+def test_a_fit_draw_changes_the_model_and_the_shipped_draw_does_not() -> None:
+    """``FitDraw(0.8, k)`` refits on a subsample: the same draw gives the same model, another
+    draw another model; the shipped draw is scikit-learn's full-sample fit at state 0."""
+    runs = _noisy_runs()
+    assert export(fit(runs)) == export(fit(runs, SHIPPED))
+    assert export(fit(runs, FitDraw(0.8, 1))) == export(fit(runs, FitDraw(0.8, 1)))
+    assert export(fit(runs, FitDraw(0.8, 1))) != export(fit(runs, FitDraw(0.8, 2)))
+    assert export(fit(runs, FitDraw(0.8, 1))) != export(fit(runs))
+
+
+def test_fit_spread_gives_mean_and_half_range_per_split_and_set() -> None:
+    def score(tp: int, pred: int) -> cv.CvScore:
+        s = cv.CvScore()
+        s.det_tp, s.det_pred, s.det_gt = tp, pred, 10
+        s.cell = [tp, pred, 10]
+        return s
+
+    results = {
+        "rules": {("pdf", "icdar"): score(9, 9)},
+        "rowsep LOSO": {("pdf", "icdar"): score(9, 9)},
+        "rowsep LOSO fit1": {("pdf", "icdar"): score(8, 10)},
+        "rowsep LOSO fit2": {("pdf", "icdar"): score(6, 10)},
+        "rowsep 5-fold fit1": {("scan", "sheets"): score(5, 5)},
+    }
+    spread = {(e["decision"], e["mode"], e["set"]): e for e in cv.fit_spread(results)}
+    assert set(spread) == {("rowsep LOSO", "pdf", "icdar"), ("rowsep 5-fold", "scan", "sheets")}
+    loso = spread[("rowsep LOSO", "pdf", "icdar")]
+    assert loso["fits"] == 2
+    assert abs(loso["det_precision"] - 0.7) < 1e-9  # (0.8 + 0.6) / 2
+    assert abs(loso["det_precision_half_range"] - 0.1) < 1e-9
+    assert abs(loso["det_recall"] - 0.7) < 1e-9
+    assert spread[("rowsep 5-fold", "scan", "sheets")]["det_precision_half_range"] == 0.0
