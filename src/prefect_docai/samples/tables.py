@@ -23,12 +23,12 @@ Variety (all drawn from the seed):
   beside a prose column, a table with lists and key-value blocks around it, and pages with
   no table at all (multi-column justified prose, lists, key-value blocks, a contents list
   with dot leaders, vector charts with ``charts=True``): the false-positive traps;
-* unruled look-alikes (``look_alikes=False`` leaves them out) (``samples.table_traps``:
-  contents lists, forms to fill in, key-value blocks side by side, prose columns, lists with
-  amounts flush right, address and signature blocks side by side, paragraphs headed in a
-  margin column) beside a table, above or below it, between two tables, atop a prose
+* unless ``look_alikes=False``, unruled look-alikes (``samples.table_traps``: contents
+  lists, forms to fill in, key-value blocks side by side, prose columns, lists with amounts
+  flush right, address and signature blocks side by side, paragraphs headed in a margin
+  column) beside a table, above or below it, between two tables, atop a prose
   column, and whole pages of them instead of a table; drawn from a stream of their own
-  (``tables-trap-<seed>``), so a page they leave alone is drawn as before them
+  (``tables-trap-<seed>``), so a page they leave alone is drawn as without them
   (``TablePage.traps`` names those drawn);
 * with ``charts=True``: charts (bars, horizontal bars, lines with or without markers;
   value ticks, grid lines, value labels above or inside the bars, legends, figure titles,
@@ -1842,8 +1842,8 @@ def table_page(
     a chart takes its place; the table models are trained without them so far). ``trap``
     (one of ``table_traps.TRAP_KINDS``) makes every look-alike block drawn of that kind, and
     a ``no_table`` page a page of them. ``look_alikes=False`` leaves the unruled look-alike
-    blocks out (they come from a random stream of their own, ``tables-trap-<seed>``, so the
-    rest of the page is drawn the same either way): the pages as before session 25, for
+    blocks out (they come from a random stream of their own, ``tables-trap-<seed>``, so a
+    page they leave alone is drawn the same either way): the pages as before session 25, for
     ``benchmarks.tables_cv --no-look-alikes`` and the tests pinned to those pages.
     """
     rng = random.Random(f"tables-{seed}")
