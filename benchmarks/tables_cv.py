@@ -4,7 +4,8 @@ Run (from the repo root; scanned pages go through OCR, a few minutes on one core
 
     OMP_THREAD_LIMIT=1 nice -n 10 .venv/bin/python -m benchmarks.tables_cv \
         [--generated 300] [--scanned 150] [--invoices 120] [--sheets 150]
-        [--sheets-scanned 40] [--charts] [--no-look-alikes] [--folds 5] [--no-cache]
+        [--sheets-scanned 40] [--charts] [--no-look-alikes] [--no-records] [--folds 5]
+        [--no-cache]
         [--engine-only] [--fits 3]
 
 Sources: ``icdar-eu`` and ``icdar-us`` (the visible ICDAR 2013 competition pages),
@@ -13,7 +14,8 @@ Sources: ``icdar-eu`` and ``icdar-us`` (the visible ICDAR 2013 competition pages
 ``--charts``: with the chart traps of ``samples.tables``; ``--no-look-alikes``: without
 the unruled look-alike blocks of ``samples.table_traps`` (contents, forms, key-value blocks
 side by side, prose columns, lists with amounts, address and signature blocks, headed
-paragraphs), the pages as before session 25) and ``invoices`` (generated
+paragraphs), the pages as before session 25; ``--no-records``: without the tables of
+records of ``samples.table_records``, the pages as before session 26) and ``invoices`` (generated
 template invoices, born-digital, ``training.tables.invoice_runs``: region-model training data
 only (the line-items table a positive, candidates without a line item negatives), scored by
 whether the first and the last line item come out in kept tables, as
@@ -341,6 +343,11 @@ def main() -> int:
         action="store_true",
         help="generated pages without the unruled look-alikes",
     )
+    parser.add_argument(
+        "--no-records",
+        action="store_true",
+        help="generated pages without the tables of records",
+    )
     parser.add_argument("--no-cache", action="store_true")
     parser.add_argument(
         "--fits",
@@ -371,6 +378,7 @@ def main() -> int:
             args.sheets,
             args.sheets_scanned,
             not args.no_look_alikes,
+            not args.no_records,
         )
     results = run_all(runs, args.folds, engine_only=args.engine_only, fits=args.fits)
     header = (

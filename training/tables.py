@@ -389,6 +389,7 @@ def generated_runs(
     cache: bool = True,
     charts: bool = False,
     look_alikes: bool = True,
+    records: bool = True,
 ) -> list[DocRun]:
     from prefect_docai.samples.tables import table_page
 
@@ -397,7 +398,11 @@ def generated_runs(
         modes = ("pdf", "scan") if seed < scanned else ("pdf",)
         for mode in modes:
             page = table_page(
-                seed, scanned=mode == "scan", charts=charts, look_alikes=look_alikes
+                seed,
+                scanned=mode == "scan",
+                charts=charts,
+                look_alikes=look_alikes,
+                records=records,
             )
             name = f"gen-{seed}-{mode}"
             runs.append(_page_run(page, name, "generated", f"gen-{seed}", directory, cache))
@@ -825,14 +830,16 @@ def collect(
     sheets: int = 0,
     sheets_scanned: int = 0,
     look_alikes: bool = True,
+    records: bool = True,
 ) -> list[DocRun]:
     """The visible corpus runs, the generated table pages (with charts: ``charts``; without
-    the unruled look-alike blocks of ``samples.table_traps``: ``look_alikes=False``),
+    the unruled look-alike blocks of ``samples.table_traps``: ``look_alikes=False``; without
+    the tables of records of ``samples.table_records``: ``records=False``),
     ``invoices`` generated invoices (region-model training data, scored by their line items)
     and ``sheets`` generated administrative sheets (the first ``sheets_scanned`` also
     scanned)."""
     runs = visible_runs(corpus, ("pdf", "scan"), cache)
-    runs += generated_runs(generated, scanned, work, cache, charts, look_alikes)
+    runs += generated_runs(generated, scanned, work, cache, charts, look_alikes, records)
     runs += invoice_runs(invoices, work, cache)
     runs += sheet_runs(sheets, sheets_scanned, work, cache)
     return runs

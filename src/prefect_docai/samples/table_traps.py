@@ -543,7 +543,9 @@ def _columns(rng: random.Random, width: float, least: float) -> int:
 
 def _contents(pen: Pen, width: float) -> Block:
     """A contents list: numbered chapters with sections indented below them, page numbers
-    set flush right, joined by dot leaders (close or spaced) or by nothing."""
+    set flush right, joined by dot leaders (close or spaced) or by nothing. The numbers lead
+    their titles or stand in a column of their own, the titles set at a tab stop after them
+    (which lines a contents list up like a table of three columns)."""
     rng, lang = pen.rng, pen.lang
     size = pen.size * rng.uniform(0.9, 1.1)
     leading = size * rng.uniform(1.25, 1.8)
@@ -553,24 +555,20 @@ def _contents(pen: Pen, width: float) -> Block:
     bold_chapters = rng.random() < 0.5
     indent = size * rng.uniform(1.2, 2.5)
     titles = rng.sample(_CHAPTERS[lang], rng.randint(4, min(9, len(_CHAPTERS[lang]))))
-    entries: list[tuple[int, str, bool]] = []  # level, text, bold
+    entries: list[tuple[int, str, str, bool]] = []  # level, number, title, bold
     page = rng.randint(1, 5)
     pages: list[str] = []
     for i, title in enumerate(titles, start=1):
-        entries.append(
-            (
-                0,
-                f"{i}{'.' if rng.random() < 0.3 else ''}  {title}" if numbered else title,
-                bold_chapters,
-            )
-        )
+        mark = f"{i}{'.' if rng.random() < 0.3 else ''}" if numbered else ""
+        entries.append((0, mark, title, bold_chapters))
         pages.append(str(page))
         page += rng.randint(1, 5)
         for j in range(rng.choice((0, 0, 1, 2, 3))):
             sub = rng.choice(_CHAPTERS[lang])
-            entries.append((1, f"{i}.{j + 1}  {sub}" if numbered else sub, False))
+            entries.append((1, f"{i}.{j + 1}" if numbered else "", sub, False))
             pages.append(str(page))
             page += rng.randint(0, 3)
+    tab = size * rng.uniform(1.8, 3.5) if numbered and rng.random() < 0.5 else 0.0
     heading = rng.random() < 0.8
     head_size = size * rng.uniform(1.1, 1.5)
 
@@ -579,9 +577,15 @@ def _contents(pen: Pen, width: float) -> Block:
         if heading:
             pen.text(x, top, _CONTENTS[lang], pen.font.bold, head_size)
             top += head_size * 1.8
-        for (level, text, bold), number in zip(entries, pages, strict=True):
+        for (level, mark, title, bold), number in zip(entries, pages, strict=True):
             face = pen.font.bold if bold else pen.font.regular
             left = x + level * indent
+            if tab and mark:
+                pen.text(left, top, mark, face, size)
+                left += max(tab, stringWidth(mark, face, size) + size * 0.8)
+                text = title
+            else:
+                text = f"{mark}  {title}" if mark else title
             pen.text(left, top, text, face, size)
             pen.right(x + width, top, number, face, size)
             if leader:

@@ -16,6 +16,10 @@ Variety (all drawn from the seed):
   header rows, header cells wrapped over two lines;
 * multi-line (wrapped) text cells, section rows, total rows, empty and dash cells, footnote
   markers;
+* unless ``records=False``, tables of records instead of figures (``samples.table_records``:
+  dates, times, names, states, places, references and short phrases, few numbers, with a
+  header row or none), drawn from a stream of their own (``tables-record-<seed>``) after the
+  table they replace, so that a page without one is drawn as without them;
 * numbers right-aligned, centred or aligned on the decimal point, in English, German,
   French, Spanish or Dutch formats;
 * several typefaces (``samples.fonts``) and sizes, A4 and Letter;
@@ -55,7 +59,7 @@ from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from prefect_docai.samples import fonts, table_traps
+from prefect_docai.samples import fonts, table_records, table_traps
 from prefect_docai.samples.scan import degrade
 from prefect_docai.samples.texts import REPORT_SECTIONS, REPORT_SENTENCES_DE, REPORT_SENTENCES_EN
 
@@ -75,6 +79,10 @@ RULINGS: tuple[str, ...] = (
 redrawn from mostly unruled ones, session 24) cost held-out ICDAR a point of cell F1 on
 small ruled grids and gained the held-out sheets nothing the look-alikes alone did not, so
 the mix stays even."""
+RECORD_SHARE = 0.3
+"""The share of tables drawn as tables of records (``samples.table_records``) when
+``table_page(records=True)``: text-only tables (schedules, registers, agendas, contact and
+parameter lists) that the label-and-figures tables alone never showed the models."""
 
 Rect = tuple[float, float, float, float]  # x0, y0, x1, y1 in points, origin top-left
 
@@ -97,6 +105,8 @@ class TableTruth:
     header_rows: int
     ruling: str
     cells: list[TableCell]
+    records: bool = False
+    """A table of records (``samples.table_records``) rather than of figures."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -668,7 +678,7 @@ def _fmt_number(value: float, places: int, lang: str, *, thousands: bool) -> str
 
 @dataclass
 class _Column:
-    kind: str  # label | text | num | code
+    kind: str  # label | text | num | code | field (a record's short value: never wraps)
     align: str  # l | r | c | d
     places: int = 0
     scale: float = 1000.0
@@ -713,6 +723,7 @@ class _Spec:
     line_grey: float
     wrap_width: float
     header_fill: bool
+    records: bool = False
 
 
 def _make_spec(
@@ -923,6 +934,39 @@ def _wrap(text: str, face: str, size: float, width: float) -> list[str]:
     return [str(x) for x in lines] or [text]
 
 
+def _record_spec(
+    rng: random.Random,
+    lang: str,
+    max_cols: int,
+    font: fonts.Family,
+    size: float,
+) -> _Spec:
+    """A table of records (``samples.table_records``: dates, names, states, phrases, few
+    numbers), ruled as any other table."""
+    rec = table_records.record(rng, lang, max_cols)
+    columns = [_Column(kind, align) for kind, align in rec.columns]
+    header = [] if rec.header is None else [[(c, 1, 1, t) for c, t in enumerate(rec.header)]]
+    ruling = rng.choice(RULINGS)
+    em = size
+    unruled = ruling in ("none", "header", "booktabs", "zebra", "hlines")
+    return _Spec(
+        columns=columns,
+        header=header,
+        body=rec.body,
+        body_kind=rec.kinds,
+        ruling=ruling,
+        size=size,
+        font=font,
+        pad_x=em * (rng.uniform(0.6, 1.8) if unruled else rng.uniform(0.3, 0.9)),
+        pad_y=em * rng.uniform(0.12, 0.5),
+        line_width=rng.choice((0.25, 0.4, 0.5, 0.75, 1.0)),
+        line_grey=rng.choice((0.0, 0.0, 0.3, 0.5)),
+        wrap_width=rng.uniform(70, 150),
+        header_fill=bool(header) and rng.random() < 0.3,
+        records=True,
+    )
+
+
 def _layout(spec: _Spec, lang: str, avail: float, body_rows: int | None = None) -> _Layout | None:
     body = spec.body if body_rows is None else spec.body[:body_rows]
     kinds = spec.body_kind if body_rows is None else spec.body_kind[:body_rows]
@@ -940,11 +984,13 @@ def _layout(spec: _Spec, lang: str, avail: float, body_rows: int | None = None) 
             continue
         for col, text in enumerate(row):
             column = spec.columns[col]
-            align = column.align if column.kind == "num" else "l"
+            align = column.align if column.kind in ("num", "field") else "l"
             cells.append(_Placed(r, col, 1, 1, text, [], kinds[i] == "total", align))
     for c in cells:
         if c.row < h_rows and spec.columns[c.col].kind == "num" and c.col_span == 1:
             c.align = "r" if spec.columns[c.col].align in "rd" else spec.columns[c.col].align
+        elif c.row < h_rows and spec.columns[c.col].kind == "field" and c.col_span == 1:
+            c.align = spec.columns[c.col].align
     # column widths: single-column cells; text columns wrap
     widths = [0.0] * n
     dec_right = [0.0] * n
@@ -1119,7 +1165,9 @@ def _draw_table(
         text = " ".join(c.lines)
         grid[c.row][c.col] = text
         truth_cells.append(TableCell(c.row, c.col, c.row_span, c.col_span, text, rect(c)))
-    return TableTruth(page, (x, y, right, bottom), grid, h_rows, ruling, truth_cells)
+    return TableTruth(
+        page, (x, y, right, bottom), grid, h_rows, ruling, truth_cells, records=spec.records
+    )
 
 
 # --- page furniture --------------------------------------------------------------------
@@ -1145,6 +1193,9 @@ class _Ctx:
     trap: str | None = None
     """Every look-alike block drawn is of this kind when set (``table_page(trap=...)``)."""
     traps: list[str] = field(default_factory=list)
+    records: random.Random | None = None
+    """The stream of the tables of records (``tables-record-<seed>``), None without them
+    (``table_page(records=False)``)."""
 
     def sentence(self) -> str:
         return _sentence(self.rng, self.lang)
@@ -1488,6 +1539,9 @@ def _table(ctx: _Ctx, width: float, space: float, max_cols: int = 8) -> tuple[fl
     for _ in range(4):
         size = max(6.5, ctx.size + rng.uniform(-1.5, 0.5))
         spec = _make_spec(rng, ctx.lang, max_cols, ctx.font, size)
+        if ctx.records is not None and ctx.records.random() < RECORD_SHARE:
+            # drawn after the figures' table so that the page around it keeps its draws
+            spec = _record_spec(ctx.records, ctx.lang, max_cols, ctx.font, size)
         rows = len(spec.body)
         while rows >= 2:
             layout = _layout(spec, ctx.lang, width, rows)
@@ -1678,6 +1732,7 @@ def _build(
     chart_rng: random.Random | None = None,
     extra: random.Random | None = None,
     trap: str | None = None,
+    records: random.Random | None = None,
 ) -> tuple[bytes, float, float, list[TableTruth], list[str]]:
     size_name = rng.choice(("a4", "a4", "letter"))
     page_w, page_h = A4 if size_name == "a4" else LETTER
@@ -1688,6 +1743,7 @@ def _build(
     ctx.extra = extra or random.Random(0)
     ctx.looks = extra is not None
     ctx.trap = trap
+    ctx.records = records
     # the look-alikes' plan for the page, drawn first from their own stream (none without)
     plan, where = (ctx.extra.random(), ctx.extra.random()) if ctx.looks else (1.0, 1.0)
     margin = rng.uniform(40, 80)
@@ -1832,6 +1888,7 @@ def table_page(
     charts: bool = False,
     trap: str | None = None,
     look_alikes: bool = True,
+    records: bool = True,
 ) -> TablePage:
     """One generated page and the truth of its tables, deterministic per argument set.
 
@@ -1844,7 +1901,11 @@ def table_page(
     a ``no_table`` page a page of them. ``look_alikes=False`` leaves the unruled look-alike
     blocks out (they come from a random stream of their own, ``tables-trap-<seed>``, so a
     page they leave alone is drawn the same either way): the pages as before session 25, for
-    ``benchmarks.tables_cv --no-look-alikes`` and the tests pinned to those pages.
+    ``benchmarks.tables_cv --no-look-alikes`` and the tests pinned to those pages (with
+    ``records=False``). ``records=False`` leaves out the tables of records
+    (``samples.table_records``; ``RECORD_SHARE`` of the tables, drawn from a stream of their
+    own, ``tables-record-<seed>``, after the table they replace): the pages as before
+    session 26.
     """
     rng = random.Random(f"tables-{seed}")
     chosen_layout = layout or rng.choice(
@@ -1860,8 +1921,9 @@ def table_page(
     scan_rng = random.Random(f"tables-scan-{seed}")
     chart_rng = random.Random(f"tables-chart-{seed}") if charts else None
     extra = random.Random(f"tables-trap-{seed}") if look_alikes else None
+    record_rng = random.Random(f"tables-record-{seed}") if records else None
     pdf, width, height, tables, traps = _build(
-        rng, chosen_lang, chosen_layout, chart_rng, extra, trap
+        rng, chosen_lang, chosen_layout, chart_rng, extra, trap, record_rng
     )
     page = TablePage(seed, chosen_lang, chosen_layout, pdf, width, height, tables, traps=traps)
     if scanned:
