@@ -44,7 +44,9 @@ def _run(
 
 
 def test_a_german_scan_without_hint_keeps_its_umlauts(monkeypatch: pytest.MonkeyPatch) -> None:
-    page = table_page(1, lang="de", layout="single", scanned=True, dpi=200, look_alikes=False, records=False)
+    page = table_page(
+        1, lang="de", layout="single", scanned=True, dpi=200, look_alikes=False, records=False
+    )
     truth = _accented({w for t in page.tables for row in t.grid for c in row for w in c.split()})
     assert len(truth) >= 6  # Büromaterial, Verzögerungen, Rückstand, Liquidität, ...
 
@@ -93,7 +95,9 @@ def test_the_language_re_read_takes_the_first_reading_s_straight_page(
     # skew is measured and its pixels turned straight once, for both readings.
     from prefect_docai.engines.page import raster
 
-    page = table_page(1, lang="de", layout="single", scanned=True, dpi=200, look_alikes=False, records=False)
+    page = table_page(
+        1, lang="de", layout="single", scanned=True, dpi=200, look_alikes=False, records=False
+    )
     straightened: list[float] = []
     deskew = raster.deskew
 
