@@ -6,10 +6,8 @@ then missed on pages they had not seen were the text-only ones: schedules, regis
 agendas, contact and parameter lists, unruled more often than not. ``record(rng, lang,
 max_cols)`` draws one such table: a first column that names the row (a date, a time, a
 reference, a person, a task or a parameter), then up to five more columns drawn from the
-column kinds below in any order, at most one of them a count or an amount; a header row, or
-none on a table of three columns or more (two columns of words without a header are the
-key-value lists ``samples.table_traps`` draws as look-alikes); now and then section rows
-that group the records. All wording is in the generator's
+column kinds below in any order, at most one of them a count or an amount; a header row or
+none; now and then section rows that group the records. All wording is in the generator's
 five languages and all variety comes from ``rng``.
 
 The columns come back as ``(kind, align)``: ``text`` wraps in a narrow column, ``field``
@@ -724,8 +722,7 @@ def record(rng: random.Random, lang: str, max_cols: int) -> Record:
     columns = [_column(k, rng) for k in kinds]
     makers = [_maker(k, rng, lang) for k in kinds]
     header: list[str] | None = None
-    # without a header, two columns of words are a key-value list (a look-alike, no table)
-    if rng.random() < 0.88 or len(kinds) < 3:
+    if rng.random() < 0.88:
         header = [rng.choice(_HEADS[k][lang]) for k in kinds]
     rows = rng.randint(2, 14)
     sections = rng.random() < 0.15 and rows >= 5

@@ -4,8 +4,7 @@ Real pages are full of text set in columns that no one would call a table: a con
 (entries on the left, page numbers right-aligned, dot leaders or none), a form to fill in
 ("Name: ______", "Date: ........"), two or three key-value blocks side by side, prose in
 columns, a numbered list whose items end in an amount set flush right, address and
-signature blocks side by side, paragraphs headed by a word in a margin column, short lists
-whose markers stand in a column of their own. The table
+signature blocks side by side, paragraphs headed by a word in a margin column. The table
 generator (``samples.tables``) draws them beside, between and instead of its tables so that
 the region model sees unruled look-alikes as often as unruled tables: with only ruled tables
 among the positives and few such blocks among the negatives, a rule above a row read as
@@ -38,7 +37,6 @@ TRAP_KINDS: tuple[str, ...] = (
     "addresses",
     "signatures",
     "headed",
-    "checklist",
 )
 
 Draw = Callable[[float, float], None]
@@ -457,85 +455,6 @@ _PLACE_DATE = {
     "es": "Lugar y fecha",
     "nl": "Plaats, datum",
 }
-_LIST_HEADS = {
-    "en": ("Enclosures:", "Please bring:", "Checklist", "Required documents", "Handed over:"),
-    "de": ("Anlagen:", "Bitte mitbringen:", "Checkliste", "Erforderliche Unterlagen", "Übergeben:"),
-    "fr": ("Pièces jointes :", "À apporter :", "Liste de contrôle", "Documents requis"),
-    "es": ("Anexos:", "Traer:", "Lista de control", "Documentos necesarios", "Entregado:"),
-    "nl": ("Bijlagen:", "Meenemen:", "Checklist", "Benodigde documenten", "Overhandigd:"),
-}
-_THINGS = {
-    "en": (
-        "Copy of the invoice",
-        "Signed delivery note",
-        "Photos of the damage",
-        "Operating manual",
-        "Wiring diagram",
-        "Access badge",
-        "Safety shoes",
-        "Spare keys",
-        "Test report",
-        "Proof of address",
-        "Passport photo",
-        "Bank details",
-    ),
-    "de": (
-        "Rechnungskopie",
-        "Unterschriebener Lieferschein",
-        "Fotos des Schadens",
-        "Bedienungsanleitung",
-        "Schaltplan",
-        "Zutrittsausweis",
-        "Sicherheitsschuhe",
-        "Ersatzschlüssel",
-        "Prüfbericht",
-        "Meldebescheinigung",
-        "Passbild",
-        "Bankverbindung",
-    ),
-    "fr": (
-        "Copie de la facture",
-        "Bon de livraison signé",
-        "Photos des dégâts",
-        "Notice d'utilisation",
-        "Schéma électrique",
-        "Badge d'accès",
-        "Chaussures de sécurité",
-        "Clés de rechange",
-        "Rapport d'essai",
-        "Justificatif de domicile",
-        "Photo d'identité",
-        "RIB",
-    ),
-    "es": (
-        "Copia de la factura",
-        "Albarán firmado",
-        "Fotos de los daños",
-        "Manual de uso",
-        "Esquema eléctrico",
-        "Tarjeta de acceso",
-        "Calzado de seguridad",
-        "Llaves de repuesto",
-        "Informe de ensayo",
-        "Certificado de empadronamiento",
-        "Foto de carné",
-        "Datos bancarios",
-    ),
-    "nl": (
-        "Kopie van de factuur",
-        "Getekende pakbon",
-        "Foto's van de schade",
-        "Gebruiksaanwijzing",
-        "Schakelschema",
-        "Toegangspas",
-        "Veiligheidsschoenen",
-        "Reservesleutels",
-        "Testrapport",
-        "Uittreksel BRP",
-        "Pasfoto",
-        "Bankgegevens",
-    ),
-}
 _TOTAL = {"en": "Total", "de": "Gesamt", "fr": "Total", "es": "Total", "nl": "Totaal"}
 _CURRENCY = ("EUR", "€", "GBP", "£", "USD", "$", "CHF")
 
@@ -851,49 +770,6 @@ def _amount_list(pen: Pen, width: float) -> Block:
     return height, draw
 
 
-def _checklist(pen: Pen, width: float) -> Block:
-    """One to three short lists side by side (enclosures, things to bring, documents
-    handed over): a marker in a column of its own, then a short item on one line, perhaps
-    under a heading. Two columns of words that line up, and no table."""
-    rng, lang = pen.rng, pen.lang
-    count = _columns(rng, width, pen.size * 16) if rng.random() < 0.4 else 1
-    gutter = width * rng.uniform(0.05, 0.15)
-    part_w = (width - gutter * (count - 1)) / count
-    size = pen.size * rng.uniform(0.9, 1.05)
-    leading = size * rng.uniform(1.2, 1.7)
-    marker = rng.choice(("–", "-", "•", "1)", "a)", "[ ]", "o"))
-    indent = size * rng.uniform(1.2, 3.0)
-    heads = [rng.choice(_LIST_HEADS[lang]) for _ in range(count)] if rng.random() < 0.6 else None
-    things = list(_THINGS[lang])
-    rng.shuffle(things)
-    parts = [[things.pop() for _ in range(rng.randint(2, 4))] for _ in range(count)]
-
-    def mark(k: int) -> str:
-        if marker == "1)":
-            return f"{k + 1})"
-        if marker == "a)":
-            return f"{'abcdefg'[k]})"
-        return marker
-
-    def draw(x: float, y: float) -> None:
-        for b, items in enumerate(parts):
-            bx = x + b * (part_w + gutter)
-            top = y
-            if heads is not None:
-                pen.text(bx, top, heads[b], pen.font.bold, size)
-                top += leading * 1.2
-            marks = [mark(k) for k in range(len(items))]
-            # the items at one tab stop past the widest marker
-            tab = max(indent, *(stringWidth(m, pen.font.regular, size) + size * 0.5 for m in marks))
-            for m, item in zip(marks, items, strict=True):
-                pen.text(bx, top, m, pen.font.regular, size)
-                pen.text(bx + tab, top, item, pen.font.regular, size)
-                top += leading
-
-    rows = max(len(p) for p in parts) + (1.2 if heads is not None else 0.0)
-    return rows * leading, draw
-
-
 def _address(rng: random.Random, lang: str) -> list[str]:
     lines = [rng.choice(_PEOPLE)]
     if rng.random() < 0.6:
@@ -1024,7 +900,6 @@ _BLOCKS: dict[str, Callable[[Pen, float], Block]] = {
     "addresses": _addresses,
     "signatures": _signatures,
     "headed": _headed,
-    "checklist": _checklist,
 }
 
 
