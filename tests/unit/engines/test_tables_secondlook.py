@@ -74,3 +74,30 @@ def test_an_image_upload_gets_the_second_look(monkeypatch: pytest.MonkeyPatch) -
     [table] = out.result.tables
     texts = {cell.text for cell in table.cells}
     assert {"Item", "Qty", "Price", "Part 1", "21.50", "105.00"} <= texts
+
+
+def test_the_second_look_reads_with_the_pages_packs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With no language named, the doubtful words are read with the packs the page was read
+    with (English for an English page, German and English for a German one), not with every
+    pack an unnamed upload may need (each is another recognizer over every word)."""
+    from prefect_docai.engines.tables import inputs, secondlook
+    from prefect_docai.engines.tables.engine import TableEngine
+    from prefect_docai.samples.tables import table_page
+
+    seen: list[str] = []
+    look = inputs.second_look
+
+    def spy(page: PageInput, gray: np.ndarray, languages: str) -> PageInput:
+        seen.append(languages)
+        return look(page, gray, languages)
+
+    monkeypatch.setattr(secondlook, "MIN_CONFIDENCE", 1.01)  # every word doubtful
+    monkeypatch.setattr(inputs, "second_look", spy)
+    unnamed = EngineOptions(language_hinted=False)
+    TableEngine().run(table_png(), unnamed)
+    assert seen == ["eng"]
+    german = table_page(1, lang="de", layout="single", scanned=True, dpi=200, records=False)
+    TableEngine().run(german.pdf, unnamed)
+    assert seen[1:] == ["deu+eng"]
+    TableEngine().run(table_png(), EngineOptions(languages=("fra",)))
+    assert seen[2:] == ["fra"]  # a named language is read as named
