@@ -877,9 +877,28 @@ def _make_spec(
             row.append(_num_cell(rng, c, lang) if c.kind == "num" else "")
         body.append(row)
         kinds.append("total")
+    return _styled(rng, columns, header, body, kinds, ruling, size, font)
+
+
+def _styled(
+    rng: random.Random,
+    columns: list[_Column],
+    header: list[list[tuple[int, int, int, str]]],
+    body: list[list[str]],
+    kinds: list[str],
+    ruling: str,
+    size: float,
+    font: fonts.Family,
+    *,
+    widest_gap: float = 1.4,
+    records: bool = False,
+) -> _Spec:
+    """A table's content with its look drawn: cell padding (unruled columns set up to
+    ``widest_gap`` em apart), rule width and grey, wrap width, a tinted header (none
+    without a header row)."""
     em = size
     unruled = ruling in ("none", "header", "booktabs", "zebra", "hlines")
-    pad_x = em * (rng.uniform(0.6, 1.4) if unruled else rng.uniform(0.3, 0.9))
+    pad_x = em * (rng.uniform(0.6, widest_gap) if unruled else rng.uniform(0.3, 0.9))
     return _Spec(
         columns=columns,
         header=header,
@@ -893,7 +912,8 @@ def _make_spec(
         line_width=rng.choice((0.25, 0.4, 0.5, 0.75, 1.0)),
         line_grey=rng.choice((0.0, 0.0, 0.3, 0.5)),
         wrap_width=rng.uniform(70, 150),
-        header_fill=rng.random() < 0.3,
+        header_fill=bool(header) and rng.random() < 0.3,
+        records=records,
     )
 
 
@@ -947,23 +967,9 @@ def _record_spec(
     columns = [_Column(kind, align) for kind, align in rec.columns]
     header = [] if rec.header is None else [[(c, 1, 1, t) for c, t in enumerate(rec.header)]]
     ruling = rng.choice(RULINGS)
-    em = size
-    unruled = ruling in ("none", "header", "booktabs", "zebra", "hlines")
-    return _Spec(
-        columns=columns,
-        header=header,
-        body=rec.body,
-        body_kind=rec.kinds,
-        ruling=ruling,
-        size=size,
-        font=font,
-        pad_x=em * (rng.uniform(0.6, 1.8) if unruled else rng.uniform(0.3, 0.9)),
-        pad_y=em * rng.uniform(0.12, 0.5),
-        line_width=rng.choice((0.25, 0.4, 0.5, 0.75, 1.0)),
-        line_grey=rng.choice((0.0, 0.0, 0.3, 0.5)),
-        wrap_width=rng.uniform(70, 150),
-        header_fill=bool(header) and rng.random() < 0.3,
-        records=True,
+    # records' columns of words stand further apart than a label and its figures
+    return _styled(
+        rng, columns, header, rec.body, rec.kinds, ruling, size, font, widest_gap=1.8, records=True
     )
 
 
