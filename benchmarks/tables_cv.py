@@ -5,6 +5,7 @@ Run (from the repo root; scanned pages go through OCR, a few minutes on one core
     OMP_THREAD_LIMIT=1 nice -n 10 .venv/bin/python -m benchmarks.tables_cv \
         [--generated 300] [--scanned 150] [--invoices 120] [--sheets 150]
         [--sheets-scanned 40] [--charts] [--no-look-alikes] [--no-records] [--folds 5]
+        [--checklists] [--wide]
         [--no-cache]
         [--engine-only] [--fits 3]
 
@@ -15,7 +16,9 @@ Sources: ``icdar-eu`` and ``icdar-us`` (the visible ICDAR 2013 competition pages
 the unruled look-alike blocks of ``samples.table_traps`` (contents, forms, key-value blocks
 side by side, prose columns, lists with amounts, address and signature blocks, headed
 paragraphs), the pages as before session 25; ``--no-records``: without the tables of
-records of ``samples.table_records``, the pages as before session 26) and ``invoices`` (generated
+records of ``samples.table_records``, the pages as before session 26; ``--checklists``,
+``--wide``: with the checklist look-alikes and the stretched and bottom-set tables measured
+in session 27, which the shipped models are not trained on) and ``invoices`` (generated
 template invoices, born-digital, ``training.tables.invoice_runs``: region-model training data
 only (the line-items table a positive, candidates without a line item negatives), scored by
 whether the first and the last line item come out in kept tables, as
@@ -348,6 +351,16 @@ def main() -> int:
         action="store_true",
         help="generated pages without the tables of records",
     )
+    parser.add_argument(
+        "--checklists",
+        action="store_true",
+        help="generated pages with the checklist look-alikes (table_traps.MORE_KINDS)",
+    )
+    parser.add_argument(
+        "--wide",
+        action="store_true",
+        help="generated pages with stretched and bottom-set tables (WIDE_SHARE, LOW_SHARE)",
+    )
     parser.add_argument("--no-cache", action="store_true")
     parser.add_argument(
         "--fits",
@@ -379,6 +392,8 @@ def main() -> int:
             args.sheets_scanned,
             not args.no_look_alikes,
             not args.no_records,
+            args.checklists,
+            args.wide,
         )
     results = run_all(runs, args.folds, engine_only=args.engine_only, fits=args.fits)
     header = (

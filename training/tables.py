@@ -390,6 +390,8 @@ def generated_runs(
     charts: bool = False,
     look_alikes: bool = True,
     records: bool = True,
+    checklists: bool = False,
+    wide: bool = False,
 ) -> list[DocRun]:
     from prefect_docai.samples.tables import table_page
 
@@ -403,6 +405,8 @@ def generated_runs(
                 charts=charts,
                 look_alikes=look_alikes,
                 records=records,
+                checklists=checklists,
+                wide=wide,
             )
             name = f"gen-{seed}-{mode}"
             runs.append(_page_run(page, name, "generated", f"gen-{seed}", directory, cache))
@@ -631,16 +635,13 @@ def _read_again(run: DocRun, table: GridTable, page: PageInput) -> Grid:
     key = (
         page.number,
         tuple(
-            (c.row, c.col, c.row_span, c.col_span, c.box, c.text, len(c.words))
-            for c in table.cells
+            (c.row, c.col, c.row_span, c.col_span, c.box, c.text, len(c.words)) for c in table.cells
         ),
     )
     if key not in run.read_cache:
         assert run.data is not None
         data = run.data
-        read = read_tables_again(
-            [table], {page.number: page}, lambda p: page_raster(data, p), LOOK
-        )
+        read = read_tables_again([table], {page.number: page}, lambda p: page_raster(data, p), LOOK)
         run.read_cache[key] = _grid(read[0])
     return run.read_cache[key]
 
@@ -831,15 +832,21 @@ def collect(
     sheets_scanned: int = 0,
     look_alikes: bool = True,
     records: bool = True,
+    checklists: bool = False,
+    wide: bool = False,
 ) -> list[DocRun]:
     """The visible corpus runs, the generated table pages (with charts: ``charts``; without
     the unruled look-alike blocks of ``samples.table_traps``: ``look_alikes=False``; without
-    the tables of records of ``samples.table_records``: ``records=False``),
+    the tables of records of ``samples.table_records``: ``records=False``; with the
+    checklist look-alikes and the stretched and bottom-set tables measured in session 27 and
+    not trained on: ``checklists``, ``wide``),
     ``invoices`` generated invoices (region-model training data, scored by their line items)
     and ``sheets`` generated administrative sheets (the first ``sheets_scanned`` also
     scanned)."""
     runs = visible_runs(corpus, ("pdf", "scan"), cache)
-    runs += generated_runs(generated, scanned, work, cache, charts, look_alikes, records)
+    runs += generated_runs(
+        generated, scanned, work, cache, charts, look_alikes, records, checklists, wide
+    )
     runs += invoice_runs(invoices, work, cache)
     runs += sheet_runs(sheets, sheets_scanned, work, cache)
     return runs

@@ -293,7 +293,7 @@ _ACTIONS = {
         "Concept",
     ),
 }
-_OBJECTS = {
+OBJECTS = {
     "en": (
         "supplier contracts",
         "site plan",
@@ -616,8 +616,8 @@ def _amount(rng: random.Random, lang: str) -> str:
     return text
 
 
-def _phrase(rng: random.Random, lang: str) -> str:
-    action, target = rng.choice(_ACTIONS[lang]), rng.choice(_OBJECTS[lang])
+def phrase(rng: random.Random, lang: str) -> str:
+    action, target = rng.choice(_ACTIONS[lang]), rng.choice(OBJECTS[lang])
     roll = rng.random()
     if roll < 0.2:
         return action
@@ -640,7 +640,7 @@ def _maker(kind: str, rng: random.Random, lang: str) -> Callable[[random.Random]
     if kind == "status":
         return lambda r: r.choice(_STATES[lang])
     if kind == "item":
-        return lambda r: _phrase(r, lang)
+        return lambda r: phrase(r, lang)
     if kind == "place":
         rooms = rng.random() < 0.6
         word = rng.choice(_ROOMS[lang])

@@ -4,7 +4,9 @@ Real pages are full of text set in columns that no one would call a table: a con
 (entries on the left, page numbers right-aligned, dot leaders or none), a form to fill in
 ("Name: ______", "Date: ........"), two or three key-value blocks side by side, prose in
 columns, a numbered list whose items end in an amount set flush right, address and
-signature blocks side by side, paragraphs headed by a word in a margin column. The table
+signature blocks side by side, paragraphs headed by a word in a margin column (and, drawn
+only when asked for, ``MORE_KINDS``: short lists whose markers stand in a column of their
+own). The table
 generator (``samples.tables``) draws them beside, between and instead of its tables so that
 the region model sees unruled look-alikes as often as unruled tables: with only ruled tables
 among the positives and few such blocks among the negatives, a rule above a row read as
@@ -27,6 +29,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from prefect_docai.samples import fonts
+from prefect_docai.samples.table_records import OBJECTS, phrase
 
 TRAP_KINDS: tuple[str, ...] = (
     "contents",
@@ -38,6 +41,11 @@ TRAP_KINDS: tuple[str, ...] = (
     "signatures",
     "headed",
 )
+"""The look-alikes a page draws by default."""
+MORE_KINDS: tuple[str, ...] = ("checklist",)
+"""Look-alikes drawn among the others only when asked for (``table_page(checklists=True)``):
+measured in session 27 and not yet in the pages the shipped models are trained on."""
+ALL_KINDS: tuple[str, ...] = (*TRAP_KINDS, *MORE_KINDS)
 
 Draw = Callable[[float, float], None]
 Block = tuple[float, Draw]
@@ -455,6 +463,13 @@ _PLACE_DATE = {
     "es": "Lugar y fecha",
     "nl": "Plaats, datum",
 }
+_LIST_HEADS = {
+    "en": ("Enclosures:", "Please bring:", "Checklist", "Required documents", "Handed over:"),
+    "de": ("Anlagen:", "Bitte mitbringen:", "Checkliste", "Erforderliche Unterlagen", "Übergeben:"),
+    "fr": ("Pièces jointes :", "À apporter :", "Liste de contrôle", "Documents requis"),
+    "es": ("Anexos:", "Traer:", "Lista de control", "Documentos necesarios", "Entregado:"),
+    "nl": ("Bijlagen:", "Meenemen:", "Checklist", "Benodigde documenten", "Overhandigd:"),
+}
 _TOTAL = {"en": "Total", "de": "Gesamt", "fr": "Total", "es": "Total", "nl": "Totaal"}
 _CURRENCY = ("EUR", "€", "GBP", "£", "USD", "$", "CHF")
 
@@ -770,6 +785,68 @@ def _amount_list(pen: Pen, width: float) -> Block:
     return height, draw
 
 
+def _items(rng: random.Random, lang: str, count: int) -> list[str]:
+    """``count`` different short list items: things to hand over (the record tables'
+    objects, so the same words stand in tables and in lists) or things to do."""
+    items: list[str] = []
+    while len(items) < count:
+        if rng.random() < 0.6:
+            thing = rng.choice(OBJECTS[lang])
+            item = thing[:1].upper() + thing[1:]
+        else:
+            item = phrase(rng, lang)
+        if item not in items:
+            items.append(item)
+    return items
+
+
+def _checklist(pen: Pen, width: float) -> Block:
+    """One to three short lists side by side (enclosures, things to bring, steps): a marker
+    in a column of its own, then a short item on one line, perhaps under a heading. Two
+    columns that line up, and no table."""
+    rng, lang = pen.rng, pen.lang
+    count = _columns(rng, width, pen.size * 16) if rng.random() < 0.4 else 1
+    gutter = width * rng.uniform(0.05, 0.15)
+    part_w = (width - gutter * (count - 1)) / count
+    size = pen.size * rng.uniform(0.9, 1.05)
+    leading = size * rng.uniform(1.2, 1.7)
+    marker = rng.choice(("–", "-", "•", "*", "1.", "1)", "a)", "(a)", "o"))
+    indent = size * rng.uniform(1.2, 3.0)
+    heads = [rng.choice(_LIST_HEADS[lang]) for _ in range(count)] if rng.random() < 0.6 else None
+    parts = [_items(rng, lang, rng.randint(2, 6)) for _ in range(count)]
+
+    def mark(k: int) -> str:
+        if marker == "1.":
+            return f"{k + 1}."
+        if marker == "1)":
+            return f"{k + 1})"
+        if marker == "a)":
+            return f"{'abcdefg'[k]})"
+        if marker == "(a)":
+            return f"({'abcdefg'[k]})"
+        return marker
+
+    def draw(x: float, y: float) -> None:
+        for b, items in enumerate(parts):
+            bx = x + b * (part_w + gutter)
+            top = y
+            if heads is not None:
+                pen.text(bx, top, heads[b], pen.font.bold, size)
+                top += leading * 1.2
+            marks = [mark(k) for k in range(len(items))]
+            # the items at one tab stop past the widest marker
+            tab = max(indent, *(stringWidth(m, pen.font.regular, size) + size * 0.5 for m in marks))
+            face = pen.font.regular
+            for m, item in zip(marks, items, strict=True):
+                pen.text(bx, top, m, face, size)
+                # one line an item: a long one is cut at the column's edge
+                pen.text(bx + tab, top, _wrap(item, face, size, part_w - tab)[0], face, size)
+                top += leading
+
+    rows = max(len(p) for p in parts) + (1.2 if heads is not None else 0.0)
+    return rows * leading, draw
+
+
 def _address(rng: random.Random, lang: str) -> list[str]:
     lines = [rng.choice(_PEOPLE)]
     if rng.random() < 0.6:
@@ -900,9 +977,10 @@ _BLOCKS: dict[str, Callable[[Pen, float], Block]] = {
     "addresses": _addresses,
     "signatures": _signatures,
     "headed": _headed,
+    "checklist": _checklist,
 }
 
 
 def block(kind: str, pen: Pen, width: float) -> Block:
-    """The look-alike ``kind`` (one of ``TRAP_KINDS``) drawn ``width`` points wide."""
+    """The look-alike ``kind`` (one of ``ALL_KINDS``) drawn ``width`` points wide."""
     return _BLOCKS[kind](pen, width)

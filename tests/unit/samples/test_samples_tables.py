@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import io
+import re
 from collections import Counter
+from typing import Any
 
 import pdfplumber
 import pypdfium2 as pdfium
 import pytest
 from tests.table_truth import check_drawn_truth
 
-from prefect_docai.samples.table_traps import TRAP_KINDS
+from prefect_docai.samples.table_traps import ALL_KINDS, TRAP_KINDS
 from prefect_docai.samples.tables import LAYOUTS, RULINGS, TABLE_LANGS, TablePage, table_page
 
 SEEDS = range(40)
@@ -93,7 +95,7 @@ def test_charts_are_drawn_as_traps_without_truth() -> None:
     )
 
 
-@pytest.mark.parametrize("kind", TRAP_KINDS)
+@pytest.mark.parametrize("kind", ALL_KINDS)
 def test_each_look_alike_draws_text_and_no_table(kind: str) -> None:
     """A no-table page of one kind of look-alike (contents, form, key-value blocks side by
     side...) draws several blocks of that kind, text in each, and its truth holds no table."""
@@ -126,12 +128,14 @@ def test_look_alikes_are_common_and_varied() -> None:
     pages = [table_page(seed, look_alikes=True) for seed in range(120)]
     kinds = Counter(k for p in pages for k in p.traps)
     assert set(kinds) == set(TRAP_KINDS)
+    more = Counter(k for s in range(60) for k in table_page(s, checklists=True).traps)
+    assert set(more) == set(ALL_KINDS), more  # the MORE_KINDS only when asked for
     assert 0.6 <= sum(bool(p.traps) for p in pages) / len(pages) <= 0.9
     assert any(p.traps for p in pages if p.layout == "no_table")
     assert any(p.traps for p in pages if p.tables)
 
 
-@pytest.mark.parametrize("kind", TRAP_KINDS)
+@pytest.mark.parametrize("kind", ALL_KINDS)
 def test_look_alikes_draw_no_rule_and_no_box(kind: str) -> None:
     """The look-alikes are unruled: no line, box or curve on a page of them (blanks to fill
     in are underscores or dots). A ruled look-alike is a small ruled grid that is no table,
@@ -175,3 +179,33 @@ def test_no_caption_without_its_table() -> None:
     assert len(page.tables) == 1 and captions(page) <= 1
     old = table_page(193, look_alikes=False, records=False)
     assert len(old.tables) == 1 and captions(old) == 2
+
+
+def test_checklists_set_their_markers_in_a_column_of_their_own() -> None:
+    """A checklist look-alike draws list markers (a dash, a bullet, "1.", "a)"...) one above
+    the other at one left edge, each item a tab stop past its marker, wider than a space:
+    the two aligned columns that make a list look like a headless table."""
+    marker = re.compile(r"^(?:[–\-•*o]|\(?[0-9a-g][.)])$")
+    lists = 0
+    for seed in range(6):
+        page = table_page(seed, layout="no_table", trap="checklist", look_alikes=True)
+        with pdfplumber.open(io.BytesIO(page.pdf)) as pdf:
+            words = pdf.pages[0].extract_words()
+
+        def leads(w: dict[str, Any], words: list[dict[str, Any]] = words) -> bool:
+            """``w`` starts its line or its column (no word just before it on the line)."""
+            h = w["bottom"] - w["top"]
+            return not any(
+                abs(v["top"] - w["top"]) < 1 and 0 <= w["x0"] - v["x1"] < 1.5 * h for v in words
+            )
+
+        heads = [w for w in words if marker.match(w["text"]) and leads(w)]
+        edges = Counter(round(w["x0"]) for w in heads)
+        marks = [w for w in heads if edges[round(w["x0"])] >= 2]  # one above the other
+        for w in marks:
+            after = [v for v in words if abs(v["top"] - w["top"]) < 1 and v["x0"] > w["x1"]]
+            assert after, w
+            gap = min(v["x0"] for v in after) - w["x1"]
+            assert gap >= 0.45 * (w["bottom"] - w["top"]), (seed, w["text"], gap)
+        lists += len({round(w["x0"]) for w in marks})
+    assert lists >= 6
