@@ -5,7 +5,7 @@ Run (from the repo root; scanned pages go through OCR, a few minutes on one core
     OMP_THREAD_LIMIT=1 nice -n 10 .venv/bin/python -m benchmarks.tables_cv \
         [--generated 300] [--scanned 150] [--invoices 120] [--sheets 150]
         [--sheets-scanned 40] [--charts] [--no-look-alikes] [--no-records] [--folds 5]
-        [--checklists] [--wide]
+        [--checklists] [--wide] [--low]
         [--no-cache]
         [--engine-only] [--fits 3]
 
@@ -17,10 +17,11 @@ the unruled look-alike blocks of ``samples.table_traps`` (contents, forms, key-v
 side by side, prose columns, lists with amounts, address and signature blocks, headed
 paragraphs), the pages as before session 25; ``--no-records``: without the tables of
 records of ``samples.table_records``, the pages as before session 26; ``--checklists``,
-``--wide``: with the checklist look-alikes and the stretched and bottom-set tables measured
-in session 27, which the shipped models are not trained on) and ``invoices`` (generated
-template invoices, born-digital, ``training.tables.invoice_runs``: region-model training data
-only (the line-items table a positive, candidates without a line item negatives), scored by
+``--wide``, ``--low``: with the checklist look-alikes, the stretched and the bottom-set
+tables measured in session 27, which the shipped models are not trained on) and
+``invoices`` (generated template invoices, born-digital, ``training.tables.invoice_runs``:
+region-model training data only (the line-items table a positive, candidates without a line
+item negatives), scored by
 whether the first and the last line item come out in kept tables, as
 ``tests/unit/engines/test_tables_invoices.py`` does; ``detR`` is that share, no cells; the
 held-out figure is the LOSO row).
@@ -359,7 +360,12 @@ def main() -> int:
     parser.add_argument(
         "--wide",
         action="store_true",
-        help="generated pages with stretched and bottom-set tables (WIDE_SHARE, LOW_SHARE)",
+        help="generated pages with tables stretched across the width (WIDE_SHARE)",
+    )
+    parser.add_argument(
+        "--low",
+        action="store_true",
+        help="generated pages with tables set at the bottom or middle of the row (LOW_SHARE)",
     )
     parser.add_argument("--no-cache", action="store_true")
     parser.add_argument(
@@ -394,6 +400,7 @@ def main() -> int:
             not args.no_records,
             args.checklists,
             args.wide,
+            args.low,
         )
     results = run_all(runs, args.folds, engine_only=args.engine_only, fits=args.fits)
     header = (

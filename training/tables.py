@@ -392,6 +392,7 @@ def generated_runs(
     records: bool = True,
     checklists: bool = False,
     wide: bool = False,
+    low: bool = False,
 ) -> list[DocRun]:
     from prefect_docai.samples.tables import table_page
 
@@ -407,6 +408,7 @@ def generated_runs(
                 records=records,
                 checklists=checklists,
                 wide=wide,
+                low=low,
             )
             name = f"gen-{seed}-{mode}"
             runs.append(_page_run(page, name, "generated", f"gen-{seed}", directory, cache))
@@ -834,18 +836,19 @@ def collect(
     records: bool = True,
     checklists: bool = False,
     wide: bool = False,
+    low: bool = False,
 ) -> list[DocRun]:
     """The visible corpus runs, the generated table pages (with charts: ``charts``; without
     the unruled look-alike blocks of ``samples.table_traps``: ``look_alikes=False``; without
     the tables of records of ``samples.table_records``: ``records=False``; with the
     checklist look-alikes and the stretched and bottom-set tables measured in session 27 and
-    not trained on: ``checklists``, ``wide``),
+    not trained on: ``checklists``, ``wide``, ``low``),
     ``invoices`` generated invoices (region-model training data, scored by their line items)
     and ``sheets`` generated administrative sheets (the first ``sheets_scanned`` also
     scanned)."""
     runs = visible_runs(corpus, ("pdf", "scan"), cache)
     runs += generated_runs(
-        generated, scanned, work, cache, charts, look_alikes, records, checklists, wide
+        generated, scanned, work, cache, charts, look_alikes, records, checklists, wide, low
     )
     runs += invoice_runs(invoices, work, cache)
     runs += sheet_runs(sheets, sheets_scanned, work, cache)

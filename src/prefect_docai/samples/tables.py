@@ -21,8 +21,8 @@ Variety (all drawn from the seed):
   header row or none), drawn from a stream of their own (``tables-record-<seed>``) after the
   table they replace, so that a page without one is drawn as without them;
 * with ``wide=True``, ``WIDE_SHARE`` of the tables stretched across most of the width at
-  hand and ``LOW_SHARE`` with their body cells set at the bottom or middle of the row
-  (stream ``tables-wide-<seed>``);
+  hand, and with ``low=True``, ``LOW_SHARE`` with their body cells set at the bottom or
+  middle of the row (both from the stream ``tables-wide-<seed>``);
 * numbers right-aligned, centred or aligned on the decimal point, in English, German,
   French, Spanish or Dutch formats;
 * several typefaces (``samples.fonts``) and sizes, A4 and Letter;
@@ -88,7 +88,7 @@ RECORD_SHARE = 0.3
 parameter lists) that the label-and-figures tables alone never showed the models."""
 LOW_SHARE = 0.3
 """The share of tables whose body cells stand at the bottom (two in three) or the middle of
-their row when ``table_page(wide=True)``: a row with a label wrapped over lines then
+their row when ``table_page(low=True)``: a row with a label wrapped over lines then
 prints its figures on the label's last (or middle) line, as statistical and government
 reports often do. The models saw figures on the first line only until session 27: whether
 the row-separator model joined such a row or split it in two then hung on the fit (one ICDAR
@@ -100,7 +100,7 @@ processors set a table by default. Set only as wide as their content, the column
 stands about two font sizes apart (median), and the held-out sheets' unruled tables that
 were missed had wider gaps.
 
-Both shares are off by default: measured in session 27 (``benchmarks.tables_cv --wide``,
+Both shares are off by default: measured in session 27 (``benchmarks.tables_cv --wide --low``,
 three fits), neither raised a held-out source beyond the fits' spread, so the shipped models
 are trained on the pages without them."""
 
@@ -1268,7 +1268,11 @@ class _Ctx:
     (``table_page(records=False)``)."""
     wide: random.Random | None = None
     """The stream of the stretched and bottom-set tables (``tables-wide-<seed>``), None
-    unless ``table_page(wide=True)``."""
+    unless ``table_page(wide=True)`` or ``low=True``."""
+    stretch: bool = False
+    """Whether ``wide`` draws stretched tables (``table_page(wide=True)``)."""
+    low: bool = False
+    """Whether ``wide`` draws bottom- and middle-set tables (``table_page(low=True)``)."""
     checklists: bool = False
     """Whether the look-alikes drawn include ``table_traps.MORE_KINDS``."""
 
@@ -1617,11 +1621,11 @@ def _table(ctx: _Ctx, width: float, space: float, max_cols: int = 8) -> tuple[fl
         if ctx.records is not None and ctx.records.random() < RECORD_SHARE:
             # drawn after the figures' table so that the page around it keeps its draws
             spec = _record_spec(ctx.records, ctx.lang, max_cols, ctx.font, size)
-        if ctx.wide is not None and ctx.wide.random() < WIDE_SHARE:
+        if ctx.wide is not None and ctx.stretch and ctx.wide.random() < WIDE_SHARE:
             # a stream of its own again: a page with no table stretched keeps its draws
             spec.stretch = ctx.wide.uniform(0.7, 1.0)
             spec.even = ctx.wide.random() < 0.5
-        if ctx.wide is not None and ctx.wide.random() < LOW_SHARE:
+        if ctx.wide is not None and ctx.low and ctx.wide.random() < LOW_SHARE:
             spec.valign = ctx.wide.choice(("bottom", "bottom", "middle"))
         rows = len(spec.body)
         while rows >= 2:
@@ -1817,6 +1821,8 @@ def _build(
     records: random.Random | None = None,
     wide: random.Random | None = None,
     checklists: bool = False,
+    stretch: bool = False,
+    low: bool = False,
 ) -> tuple[bytes, float, float, list[TableTruth], list[str]]:
     size_name = rng.choice(("a4", "a4", "letter"))
     page_w, page_h = A4 if size_name == "a4" else LETTER
@@ -1829,6 +1835,7 @@ def _build(
     ctx.trap = trap
     ctx.records = records
     ctx.wide = wide
+    ctx.stretch, ctx.low = stretch, low
     ctx.checklists = checklists
     # the look-alikes' plan for the page, drawn first from their own stream (none without)
     plan, where = (ctx.extra.random(), ctx.extra.random()) if ctx.looks else (1.0, 1.0)
@@ -1977,6 +1984,7 @@ def table_page(
     records: bool = True,
     checklists: bool = False,
     wide: bool = False,
+    low: bool = False,
 ) -> TablePage:
     """One generated page and the truth of its tables, deterministic per argument set.
 
@@ -1994,7 +2002,8 @@ def table_page(
     (``samples.table_records``; ``RECORD_SHARE`` of the tables, drawn from a stream of their
     own, ``tables-record-<seed>``, after the table they replace): the pages as before
     session 26. ``checklists=True`` adds ``table_traps.MORE_KINDS`` to the look-alikes drawn
-    and ``wide=True`` stretches and bottom-sets some tables (``WIDE_SHARE``, ``LOW_SHARE``):
+    ``wide=True`` stretches some tables (``WIDE_SHARE``) and ``low=True`` sets the body cells
+    of some at the bottom or middle of the row (``LOW_SHARE``):
     measured in session 27, not in the shipped models' pages.
     """
     rng = random.Random(f"tables-{seed}")
@@ -2012,9 +2021,19 @@ def table_page(
     chart_rng = random.Random(f"tables-chart-{seed}") if charts else None
     extra = random.Random(f"tables-trap-{seed}") if look_alikes else None
     record_rng = random.Random(f"tables-record-{seed}") if records else None
-    wide_rng = random.Random(f"tables-wide-{seed}") if wide else None
+    wide_rng = random.Random(f"tables-wide-{seed}") if wide or low else None
     pdf, width, height, tables, traps = _build(
-        rng, chosen_lang, chosen_layout, chart_rng, extra, trap, record_rng, wide_rng, checklists
+        rng,
+        chosen_lang,
+        chosen_layout,
+        chart_rng,
+        extra,
+        trap,
+        record_rng,
+        wide_rng,
+        checklists,
+        wide,
+        low,
     )
     page = TablePage(seed, chosen_lang, chosen_layout, pdf, width, height, tables, traps=traps)
     if scanned:

@@ -101,7 +101,8 @@ def test_some_tables_are_stretched_across_the_width_with_wide_gaps() -> None:
     """Up to ``WIDE_SHARE`` of the tables (those narrower than the width drawn for them) are
     stretched across the width at hand: their columns' text stands twice as far apart as a
     table's set only as wide as its content (typically seven font sizes against two); their
-    truth is what is drawn; without ``wide=True`` none is stretched."""
+    truth is what is drawn; without ``wide=True`` none is stretched, and ``wide`` alone sets
+    every table's cells at the top."""
     pages = [table_page(seed, wide=True) for seed in range(80)]
     tables = [(p, t) for p in pages for t in p.tables if len(t.grid[0]) >= 2]
     wide = [(p, t) for p, t in tables if t.stretched]
@@ -118,8 +119,8 @@ def test_some_tables_are_stretched_across_the_width_with_wide_gaps() -> None:
 def test_figures_beside_a_wrapped_label_stand_on_its_last_line_in_bottom_set_tables() -> None:
     """About ``LOW_SHARE`` of the tables set their body cells at the bottom (or middle) of the
     row: beside a cell wrapped over lines, a one-line cell's text stands on the wrapped cell's
-    last line in a bottom-set table and on its first line in a top-set one (``wide=True``)."""
-    pages = [table_page(seed, wide=True) for seed in range(80)]
+    last line in a bottom-set table and on its first line in a top-set one (``low=True``)."""
+    pages = [table_page(seed, low=True) for seed in range(80)]
     tables = [t for p in pages for t in p.tables]
     low = sum(t.valign != "top" for t in tables) / len(tables)
     assert 0.15 <= low <= 0.45, low
