@@ -477,6 +477,20 @@ _CURRENCY = ("EUR", "€", "GBP", "£", "USD", "$", "CHF")
 # --- small pieces ----------------------------------------------------------------------
 
 
+def _mark(marker: str, k: int) -> str:
+    """The ``k``-th (0-based) list marker of a list marked ``marker``: numbered ("1.", "1)"),
+    lettered ("a)", "(a)") or one sign for every item."""
+    if marker == "1.":
+        return f"{k + 1}."
+    if marker == "1)":
+        return f"{k + 1})"
+    if marker == "a)":
+        return f"{'abcdefg'[k]})"
+    if marker == "(a)":
+        return f"({'abcdefg'[k]})"
+    return marker
+
+
 def _wrap(text: str, face: str, size: float, width: float) -> list[str]:
     return [str(line) for line in simpleSplit(text, face, size, max(width, 10.0))] or [text]
 
@@ -759,19 +773,10 @@ def _amount_list(pen: Pen, width: float) -> Block:
         items.append((_wrap(text, face, size, min((width - indent) * share, room)), amount))
     total = _money(rng, lang, currency) if rng.random() < 0.3 else None
 
-    def mark(k: int) -> str:
-        if marker == "1.":
-            return f"{k + 1}."
-        if marker == "1)":
-            return f"{k + 1})"
-        if marker == "(a)":
-            return f"({'abcdefg'[k]})"
-        return marker
-
     def draw(x: float, y: float) -> None:
         top = y
         for k, (lines, amount) in enumerate(items):
-            pen.text(x, top, mark(k), face, size)
+            pen.text(x, top, _mark(marker, k), face, size)
             for i, line in enumerate(lines):
                 pen.text(x + indent, top + i * leading, line, face, size)
             row = 0 if on_first else len(lines) - 1
@@ -815,17 +820,6 @@ def _checklist(pen: Pen, width: float) -> Block:
     heads = [rng.choice(_LIST_HEADS[lang]) for _ in range(count)] if rng.random() < 0.6 else None
     parts = [_items(rng, lang, rng.randint(2, 6)) for _ in range(count)]
 
-    def mark(k: int) -> str:
-        if marker == "1.":
-            return f"{k + 1}."
-        if marker == "1)":
-            return f"{k + 1})"
-        if marker == "a)":
-            return f"{'abcdefg'[k]})"
-        if marker == "(a)":
-            return f"({'abcdefg'[k]})"
-        return marker
-
     def draw(x: float, y: float) -> None:
         for b, items in enumerate(parts):
             bx = x + b * (part_w + gutter)
@@ -833,7 +827,7 @@ def _checklist(pen: Pen, width: float) -> Block:
             if heads is not None:
                 pen.text(bx, top, heads[b], pen.font.bold, size)
                 top += leading * 1.2
-            marks = [mark(k) for k in range(len(items))]
+            marks = [_mark(marker, k) for k in range(len(items))]
             # the items at one tab stop past the widest marker
             tab = max(indent, *(stringWidth(m, pen.font.regular, size) + size * 0.5 for m in marks))
             face = pen.font.regular
