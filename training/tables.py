@@ -637,13 +637,16 @@ def _read_again(run: DocRun, table: GridTable, page: PageInput) -> Grid:
     key = (
         page.number,
         tuple(
-            (c.row, c.col, c.row_span, c.col_span, c.box, c.text, len(c.words)) for c in table.cells
+            (c.row, c.col, c.row_span, c.col_span, c.box, c.text, len(c.words))
+            for c in table.cells
         ),
     )
     if key not in run.read_cache:
         assert run.data is not None
         data = run.data
-        read = read_tables_again([table], {page.number: page}, lambda p: page_raster(data, p), LOOK)
+        read = read_tables_again(
+            [table], {page.number: page}, lambda p: page_raster(data, p), LOOK
+        )
         run.read_cache[key] = _grid(read[0])
     return run.read_cache[key]
 

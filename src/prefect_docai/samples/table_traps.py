@@ -6,11 +6,10 @@ Real pages are full of text set in columns that no one would call a table: a con
 columns, a numbered list whose items end in an amount set flush right, address and
 signature blocks side by side, paragraphs headed by a word in a margin column (and, drawn
 only when asked for, ``MORE_KINDS``: short lists whose markers stand in a column of their
-own). The table
-generator (``samples.tables``) draws them beside, between and instead of its tables so that
-the region model sees unruled look-alikes as often as unruled tables: with only ruled tables
-among the positives and few such blocks among the negatives, a rule above a row read as
-the sign of a table.
+own). The table generator (``samples.tables``) draws them beside, between and instead of
+its tables so that the region model sees unruled look-alikes as often as unruled tables:
+with only ruled tables among the positives and few such blocks among the negatives, a rule
+above a row read as the sign of a table.
 
 Each block is ``block(kind, pen, width) -> (height, draw)``; ``draw(x, y)`` puts it at the
 top-left corner ``(x, y)`` (points, origin top left) and all its variety (typeface sizes,

@@ -756,6 +756,7 @@ class _Spec:
     """Stretched, its narrow columns widened to one width (a word processor's new table)
     rather than every column in proportion."""
     valign: str = "top"
+    """Where the body cells stand in their row: ``top``, ``bottom`` or ``middle``."""
 
 
 def _make_spec(
@@ -2001,10 +2002,10 @@ def table_page(
     ``records=False``). ``records=False`` leaves out the tables of records
     (``samples.table_records``; ``RECORD_SHARE`` of the tables, drawn from a stream of their
     own, ``tables-record-<seed>``, after the table they replace): the pages as before
-    session 26. ``checklists=True`` adds ``table_traps.MORE_KINDS`` to the look-alikes drawn
+    session 26. ``checklists=True`` adds ``table_traps.MORE_KINDS`` to the look-alikes drawn,
     ``wide=True`` stretches some tables (``WIDE_SHARE``) and ``low=True`` sets the body cells
-    of some at the bottom or middle of the row (``LOW_SHARE``):
-    measured in session 27, not in the shipped models' pages.
+    of some at the bottom or middle of the row (``LOW_SHARE``): draws measured in session 27
+    and left out of the shipped models' pages.
     """
     rng = random.Random(f"tables-{seed}")
     chosen_layout = layout or rng.choice(

@@ -65,7 +65,9 @@ def test_records_replace_a_share_of_the_tables_and_their_truth_is_drawn() -> Non
     assert abs(len(recs) / len(tables) - RECORD_SHARE) < 0.12, (len(recs), len(tables))
     share = sum(_numeric_share(t.grid, t.header_rows) for t in recs) / len(recs)
     figures = [t for t in tables if not t.records]
-    assert share < 0.25 < sum(_numeric_share(t.grid, t.header_rows) for t in figures) / len(figures)
+    assert share < 0.25 < sum(_numeric_share(t.grid, t.header_rows) for t in figures) / len(
+        figures
+    )
     assert any(t.header_rows == 0 for t in recs) and any(t.header_rows == 1 for t in recs)
     assert len({p.lang for p in pages if any(t.records for t in p.tables)}) >= 4
     check_drawn_truth([p for p in pages if any(t.records for t in p.tables)])
@@ -74,6 +76,38 @@ def test_records_replace_a_share_of_the_tables_and_their_truth_is_drawn() -> Non
         assert not any(t.records for t in plain.tables)
         if not any(t.records for t in page.tables):
             assert plain.pdf == page.pdf
+
+
+def _contents_lines(seed: int) -> list[list[dict[str, float | str]]]:
+    page = table_page(seed, layout="no_table", trap="contents")
+    with pdfplumber.open(io.BytesIO(page.pdf)) as pdf:
+        words = pdf.pages[0].extract_words(extra_attrs=["size"])
+    lines: dict[int, list[dict[str, float | str]]] = {}
+    for w in words:
+        lines.setdefault(round(float(w["top"])), []).append(w)
+    return [sorted(ws, key=lambda w: float(w["x0"])) for ws in lines.values()]
+
+
+def test_contents_numbers_lead_their_titles_or_stand_in_a_column() -> None:
+    """Over contents pages, section numbers either lead their titles (a word space after
+    them) or stand in a column of their own, the titles after them starting at one tab stop
+    (the same x on every numbered line of the same level)."""
+    inline = tabbed = 0
+    aligned = False
+    for seed in range(12):
+        starts: Counter[float] = Counter()
+        for ws in _contents_lines(seed):
+            if len(ws) < 2 or not re.fullmatch(r"\d+(\.\d+)?\.?", str(ws[0]["text"])):
+                continue
+            first, second = ws[0], ws[1]
+            gap = float(second["x0"]) - float(first["x1"])
+            if gap > 1.2 * float(first["size"]):
+                tabbed += 1
+                starts[round(float(second["x0"]), 1)] += 1
+            else:
+                inline += 1
+        aligned = aligned or any(n >= 3 for n in starts.values())
+    assert inline >= 10 and tabbed >= 10 and aligned, (inline, tabbed)
 
 
 def _column_gaps(page: TablePage, table: TableTruth) -> list[float]:
